@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Installs what building and testing need, with apt. Idempotent: when everything is there it only
+# checks (well under a second). Not root, or not Debian/Ubuntu: prints the packages and exits 1.
+set -euo pipefail
+
+packages=(
+  clang lld llvm                    # NativeAOT's C toolchain: compiler driver, linker, llvm-objcopy (StripSymbols)
+  gcc-aarch64-linux-gnu g++-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross
+                                    # linux-arm64 cross toolchain: crt files, libgcc, libstdc++, ld, objcopy
+  qemu-user-static                  # runs linux-arm64 binaries on this x64 host
+  rabbitmq-server amqp-tools        # the throwaway broker for tests and the demo, and an independent client
+  iproute2                          # ss: free-port checks for the broker
+  wrk hyperfine                     # HTTP load and whole-process timings
+)
+
+say() { printf 'bootstrap: %s\n' "$*" >&2; }
+
+command -v dotnet >/dev/null || { say "the .NET SDK 10 is not on PATH (see global.json); install it first"; exit 1; }
+
+if ! command -v dpkg-query >/dev/null; then
+  say "not a Debian/Ubuntu system; install the equivalents of: ${packages[*]}"
+  exit 1
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if (( ${#missing[@]} == 0 )); then
+  say "all packages present"
+  exit 0
+fi
+
+if [[ $(id -u) != 0 ]]; then
+  say "missing packages, and not root: run  sudo apt-get install -y ${missing[*]}"
+  exit 1
+fi
+
+say "installing: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+# The package's own service start is refused in containers; the scripts start their own node anyway.
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+say "installed: ${missing[*]}"

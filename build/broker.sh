@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# A throwaway RabbitMQ node for tests and the demo: everything on 127.0.0.1 (AMQP, epmd, Erlang
+# distribution), on free ports picked at start, data and logs under artifacts/broker/.
+#
+#   build/broker.sh start    start the node, wait until it is ready, write artifacts/broker/env
+#   build/broker.sh stop     stop the node and its epmd, keep the logs
+#   build/broker.sh status   exit 0 when the node answers
+#   build/broker.sh ctl ...  run rabbitmqctl against the node (e.g. "ctl set_vm_memory_high_watermark 0")
+#
+# artifacts/broker/env holds RABBITMQ_URI and the node's settings; `source` it to talk to the node.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+state="$root/artifacts/broker"
+envfile="$state/env"
+
+say() { printf 'broker: %s\n' "$*" >&2; }
+
+free_port() {
+  # A port nobody listens on, from a range away from the usual broker ports.
+  local port
+  for _ in $(seq 1 200); do
+    port=$((20000 + RANDOM % 20000))
+    if ! ss -Hltn "sport = :$port" | grep -q .; then echo "$port"; return 0; fi
+  done
+  say "no free port found"; return 1
+}
+
+load_env() {
+  [[ -f "$envfile" ]] || { say "not started (no $envfile)"; return 1; }
+  set -a; source "$envfile"; set +a
+}
+
+ctl() { load_env && rabbitmqctl -q -n "$RABBITMQ_NODENAME" "$@"; }
+
+start() {
+  command -v rabbitmq-server >/dev/null || { say "rabbitmq-server is not installed: run build/bootstrap.sh"; exit 1; }
+  if [[ -f "$envfile" ]] && ctl status >/dev/null 2>&1; then say "already running ($RABBITMQ_URI)"; return 0; fi
+  stop_quietly
+
+  rm -rf "$state"; mkdir -p "$state/mnesia" "$state/log"
+  local amqp dist epmd
+  amqp=$(free_port); dist=$(free_port); epmd=$(free_port)
+  cat > "$state/rabbitmq.conf" <<CONF
+listeners.tcp.1 = 127.0.0.1:$amqp
+loopback_users.guest = true
+log.console = false
+log.file.level = info
+CONF
+  echo '[].' > "$state/enabled_plugins"
+  cat > "$envfile" <<ENV
+RABBITMQ_NODENAME=prewire-$amqp@localhost
+RABBITMQ_NODE_IP_ADDRESS=127.0.0.1
+RABBITMQ_NODE_PORT=$amqp
+RABBITMQ_DIST_PORT=$dist
+ERL_EPMD_ADDRESS=127.0.0.1
+ERL_EPMD_PORT=$epmd
+RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS="-kernel inet_dist_use_interface {127,0,0,1}"
+RABBITMQ_CTL_ERL_ARGS="-kernel inet_dist_use_interface {127,0,0,1}"
+RABBITMQ_MNESIA_BASE=$state/mnesia
+RABBITMQ_LOG_BASE=$state/log
+RABBITMQ_CONFIG_FILE=$state/rabbitmq
+RABBITMQ_ENABLED_PLUGINS_FILE=$state/enabled_plugins
+RABBITMQ_URI=amqp://guest:guest@127.0.0.1:$amqp/
+ENV
+  load_env
+  # Started as root, rabbitmq-server drops to the rabbitmq user, which must own its folders.
+  if [[ $(id -u) == 0 ]] && id rabbitmq >/dev/null 2>&1; then chown -R rabbitmq:rabbitmq "$state"; chmod a+x "$root/artifacts"; fi
+
+  # Our own epmd, bound to loopback on our port, so stopping it never touches another node's.
+  epmd -port "$epmd" -address 127.0.0.1 >/dev/null 2>&1 &
+  echo $! > "$state/epmd.pid"
+  setsid rabbitmq-server > "$state/log/server.out" 2>&1 < /dev/null &
+  echo $! > "$state/server.pid"
+
+  say "starting on 127.0.0.1:$amqp (node $RABBITMQ_NODENAME, data in ${state#$root/})"
+  for _ in $(seq 1 120); do
+    if ctl status >/dev/null 2>&1 && ctl await_startup >/dev/null 2>&1; then say "ready: amqp://127.0.0.1:$amqp/"; return 0; fi
+    if ! kill -0 "$(cat "$state/server.pid")" 2>/dev/null; then break; fi
+    sleep 0.5
+  done
+  say "did not start; last log lines:"; tail -n 20 "$state/log/"*.log "$state/log/server.out" >&2 2>/dev/null || true
+  stop_quietly; exit 1
+}
+
+stop_quietly() {
+  [[ -f "$envfile" ]] || return 0
+  load_env || return 0
+  rabbitmqctl -q -n "$RABBITMQ_NODENAME" stop >/dev/null 2>&1 || true
+  local pid
+  for f in server.pid epmd.pid; do
+    pid=$(cat "$state/$f" 2>/dev/null || true)
+    [[ -n "$pid" ]] && kill -- "-$pid" 2>/dev/null || [[ -z "$pid" ]] || kill "$pid" 2>/dev/null || true
+    rm -f "$state/$f"
+  done
+  # Anything of this node still alive (beam started under su) goes too.
+  pkill -f -- "-sname $RABBITMQ_NODENAME" 2>/dev/null || pkill -f -- "$RABBITMQ_NODENAME" 2>/dev/null || true
+  rm -f "$envfile"
+}
+
+case "${1:-}" in
+  start) start ;;
+  stop) stop_quietly; say "stopped" ;;
+  status) ctl status >/dev/null ;;
+  ctl) shift; ctl "$@" ;;
+  *) echo "usage: build/broker.sh start|stop|status|ctl ..." >&2; exit 2 ;;
+esac

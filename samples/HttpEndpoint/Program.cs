@@ -1,0 +1,28 @@
+using Prewire.Diagnostics;
+using Prewire.Hosting;
+using Prewire.HttpEndpoint;
+using Serilog;
+
+StartupClock.Start();
+
+var app = new AppCommand("Prewire HTTP endpoint: accepts messages over HTTP and publishes them to RabbitMQ.");
+var urls = app.AddOption("--urls", "Addresses to listen on, separated by ';'.", "PREWIRE_URLS", "http://127.0.0.1:5080");
+
+return app.Run(args, async (parsed, cancellationToken) =>
+{
+    using var log = AppLogging.Create(parsed.GetValue(app.LogLevel));
+
+    var builder = WebApplication.CreateSlimBuilder();
+    builder.WebHost.UseUrls(parsed.GetValue(urls)!.Split(';', StringSplitOptions.RemoveEmptyEntries));
+    builder.Logging.ClearProviders().AddSerilog(log);
+    builder.Services.ConfigureHttpJsonOptions(json => json.SerializerOptions.TypeInfoResolverChain.Insert(0, AppJsonContext.Default));
+    builder.Services.Configure<HostOptions>(host => host.ShutdownTimeout = TimeSpan.FromSeconds(3));
+
+    await using var web = builder.Build();
+    web.MapGet("/health", () => new Health("healthy"));
+
+    await web.StartAsync(cancellationToken);
+    ReadyLine.Write(Console.Out);
+    await web.WaitForShutdownAsync(cancellationToken);
+    return ExitCodes.Success;
+});

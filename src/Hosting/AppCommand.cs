@@ -1,0 +1,88 @@
+using System.CommandLine;
+using Serilog.Events;
+
+namespace Prewire.Hosting;
+
+/// <summary>
+/// The command line every app starts from: its own options plus the shared ones, each falling back
+/// to an environment variable, and one policy for errors (one line on stderr, exit 1 or 2).
+/// </summary>
+public sealed class AppCommand
+{
+    private readonly RootCommand _root;
+
+    /// <summary>Creates the command with the shared options.</summary>
+    public AppCommand(string description)
+    {
+        _root = new RootCommand(description) { LogLevel };
+    }
+
+    /// <summary><c>--log-level</c>, falling back to <c>PREWIRE_LOG_LEVEL</c>.</summary>
+    /// <remarks>Defaults to <c>Information</c>.</remarks>
+    public Option<LogEventLevel> LogLevel { get; } = new("--log-level")
+    {
+        Description = "Minimum log level (Verbose, Debug, Information, Warning, Error, Fatal). Env: PREWIRE_LOG_LEVEL.",
+        DefaultValueFactory = _ => Enum.TryParse<LogEventLevel>(Environment.GetEnvironmentVariable("PREWIRE_LOG_LEVEL"), ignoreCase: true, out var level)
+            ? level
+            : LogEventLevel.Information,
+    };
+
+    /// <summary>Adds an option whose value falls back to an environment variable, then to <paramref name="defaultValue"/>.</summary>
+    public Option<string?> AddOption(string name, string description, string? environmentVariable = null, string? defaultValue = null)
+    {
+        var option = new Option<string?>(name)
+        {
+            Description = environmentVariable is null ? description : $"{description} Env: {environmentVariable}.",
+            DefaultValueFactory = _ => (environmentVariable is null ? null : NullIfEmpty(Environment.GetEnvironmentVariable(environmentVariable))) ?? defaultValue,
+        };
+        _root.Options.Add(option);
+        return option;
+    }
+
+    /// <summary>Adds an <c>--uri</c> option for the broker, falling back to <c>RABBITMQ_URI</c>.</summary>
+    public Option<string?> AddBrokerUri() =>
+        AddOption("--uri", "AMQP URI of the RabbitMQ broker, e.g. amqp://guest:guest@127.0.0.1:5672/. Without it the app does not connect.", "RABBITMQ_URI");
+
+    /// <summary>
+    /// Parses <paramref name="args"/> and runs <paramref name="run"/>. Usage errors exit 2; an
+    /// <see cref="AppException"/> or any other failure prints one line on stderr and exits 1;
+    /// <c>--help</c> prints help and exits 0. Ctrl+C/SIGTERM cancel the token.
+    /// </summary>
+    public int Run(string[] args, Func<ParseResult, CancellationToken, Task<int>> run)
+    {
+        ArgumentNullException.ThrowIfNull(run);
+        var result = _root.Parse(args);
+        if (result.Errors.Count > 0)
+        {
+            Console.Error.WriteLine($"error: {result.Errors[0].Message} (see --help)");
+            return ExitCodes.Usage;
+        }
+
+        _root.SetAction(async (parsed, cancellationToken) =>
+        {
+            try
+            {
+                return await run(parsed, cancellationToken).ConfigureAwait(false);
+            }
+            catch (AppException e)
+            {
+                Console.Error.WriteLine($"error: {e.Message}");
+                return e.ExitCode;
+            }
+            catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+            {
+                return ExitCodes.Success;
+            }
+#pragma warning disable CA1031 // The last line of defence: one clear line, never a stack trace.
+            catch (Exception e)
+#pragma warning restore CA1031
+            {
+                Console.Error.WriteLine($"error: {e.GetType().Name}: {e.Message}");
+                return ExitCodes.Failure;
+            }
+        });
+        return result.Invoke(new InvocationConfiguration { EnableDefaultExceptionHandler = false });
+    }
+
+    private static string? NullIfEmpty(string? value) => string.IsNullOrEmpty(value) ? null : value;
+}
