@@ -68,6 +68,8 @@ public sealed class PrewireWarningGate : Task
                 failures.Add($"{w.Code} from a package at {w.Member}: {w.Message}");
             }
             report.Append(verdict).Append(" | ").Append(w.Code).Append(" | ").Append(w.Member).Append('\n');
+            // Listed on every run, also when ILC was up to date and printed nothing.
+            Log.LogMessage(MessageImportance.High, "  Warning gate: found {0} at {1} ({2})", w.Code, w.Member, verdict);
         }
 
         foreach (var stale in entries.Where(e => !e.Seen && compiled.Contains(e.Assembly)))

@@ -3,7 +3,7 @@ using Prewire.Hosting;
 
 StartupClock.Start();
 
-var app = new AppCommand("Prewire consumer: consumes messages from RabbitMQ and acknowledges them.");
+var app = new AppCommand("Prewire.Consumer", "Prewire consumer: consumes messages from RabbitMQ and acknowledges them.");
 var uri = app.AddBrokerUri();
 
 return app.Run(args, async (parsed, cancellationToken) =>

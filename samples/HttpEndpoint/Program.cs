@@ -5,7 +5,7 @@ using Serilog;
 
 StartupClock.Start();
 
-var app = new AppCommand("Prewire HTTP endpoint: accepts messages over HTTP and publishes them to RabbitMQ.");
+var app = new AppCommand("Prewire.HttpEndpoint", "Prewire HTTP endpoint: accepts messages over HTTP and publishes them to RabbitMQ.");
 var urls = app.AddOption("--urls", "Addresses to listen on, separated by ';'.", "PREWIRE_URLS", "http://127.0.0.1:5080");
 
 return app.Run(args, async (parsed, cancellationToken) =>

@@ -3,7 +3,7 @@ using Prewire.Hosting;
 
 StartupClock.Start();
 
-var app = new AppCommand("Prewire publisher: publishes messages to RabbitMQ.");
+var app = new AppCommand("Prewire.Publisher", "Prewire publisher: publishes messages to RabbitMQ.");
 var uri = app.AddBrokerUri();
 
 return app.Run(args, async (parsed, cancellationToken) =>

@@ -1,4 +1,5 @@
 using System.CommandLine;
+using System.CommandLine.Help;
 using Serilog.Events;
 
 namespace Prewire.Hosting;
@@ -9,12 +10,16 @@ namespace Prewire.Hosting;
 /// </summary>
 public sealed class AppCommand
 {
-    private readonly RootCommand _root;
+    private readonly Command _root;
 
     /// <summary>Creates the command with the shared options.</summary>
-    public AppCommand(string description)
+    /// <param name="name">The executable's name, as help prints it.</param>
+    /// <param name="description">One sentence: what the app does.</param>
+    public AppCommand(string name, string description)
     {
-        _root = new RootCommand(description) { LogLevel };
+        // A plain Command rather than RootCommand: RootCommand names itself after the executable with
+        // its last dot-suffix dropped, which turns "Prewire.Publisher" into "Prewire".
+        _root = new Command(name, description) { new HelpOption(), new VersionOption(), LogLevel };
     }
 
     /// <summary><c>--log-level</c>, falling back to <c>PREWIRE_LOG_LEVEL</c>.</summary>

@@ -10,7 +10,7 @@ namespace Prewire.Hosting;
 /// </remarks>
 public static class AppLogging
 {
-    private const string Template = "[{Timestamp:HH:mm:ss.fff} {Level:u3}] {SourceContext}{Message:lj}{NewLine}{Exception}";
+    private const string Template = "[{Timestamp:HH:mm:ss.fff} {Level:u3}] {Message:lj}{NewLine}{Exception}";
 
     /// <summary>
     /// Creates a console logger at <paramref name="level"/> on stdout; stderr is kept for the one-line

@@ -32,7 +32,8 @@ public static class ReadyLine
     {
         milliseconds = 0;
         line = line.Trim();
-        return line.StartsWith(Prefix, StringComparison.Ordinal)
+        return line.Length > Prefix.Length + Suffix.Length
+            && line.StartsWith(Prefix, StringComparison.Ordinal)
             && line.EndsWith(Suffix, StringComparison.Ordinal)
             && double.TryParse(line[Prefix.Length..^Suffix.Length], NumberStyles.Float, CultureInfo.InvariantCulture, out milliseconds);
     }

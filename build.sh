@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The one entry point. Verbs:
+#   ./build.sh test      bootstrap, start a throwaway broker, run tests/Core.Tests and tests/AotSmoke
+#   ./build.sh demo      bootstrap, publish the apps (NativeAOT + JIT) for this host, start a broker,
+#                        run each app to its ready line, print size and start-up per app and build
+#   ./build.sh publish [rid...]   NativeAOT publish of every app into artifacts/publish/<rid>/aot/
+#   ./build.sh doctor    preflight: C toolchains (host and arm64 under qemu) and AOT packs per RID
+#   ./build.sh bootstrap install what building and testing need (apt)
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+cd "$root"
+export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
+
+with_broker() {
+  # The broker lives exactly as long as this script: stopped on success, failure and Ctrl+C.
+  trap 'build/broker.sh stop >/dev/null 2>&1 || true' EXIT
+  trap 'exit 130' INT TERM
+  build/broker.sh start
+  set -a; source artifacts/broker/env; set +a
+}
+
+harness() { dotnet run --project build/Harness -c Release -- "$@"; }
+
+verb=${1:-}
+[[ $# -gt 0 ]] && shift
+case "$verb" in
+  bootstrap) build/bootstrap.sh ;;
+  doctor) build/doctor.sh ;;
+  publish) harness publish "$@" ;;
+  demo)
+    build/bootstrap.sh
+    with_broker
+    harness demo "$@"
+    ;;
+  test)
+    build/bootstrap.sh
+    with_broker
+    mkdir -p artifacts/test-results
+    status=0
+    for project in tests/Core.Tests tests/AotSmoke; do
+      name=$(basename "$project")
+      echo "test: $project"
+      dotnet test "$project" -c Release --logger "trx;LogFileName=$name.trx" \
+        --results-directory artifacts/test-results "$@" || status=1
+    done
+    exit $status
+    ;;
+  *)
+    sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
+    [[ -z "$verb" || "$verb" == help || "$verb" == --help ]] && exit 0
+    exit 2
+    ;;
+esac

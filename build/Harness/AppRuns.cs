@@ -1,0 +1,39 @@
+namespace Prewire.Harness;
+
+/// <summary>The standard way to run each app to its ready line, shared by the demo and the tests.</summary>
+public static class AppRuns
+{
+    public static readonly TimeSpan ReadyTimeout = TimeSpan.FromSeconds(30);
+    public static readonly TimeSpan ExitTimeout = TimeSpan.FromSeconds(10);
+
+    /// <summary>Starts an app the way it runs in production: brokers apps with a URI, the web app on a free loopback port.</summary>
+    public static AppProcess Start(App app, string executable, string rid, string? brokerUri, out Uri? baseAddress)
+    {
+        ArgumentNullException.ThrowIfNull(app);
+        baseAddress = null;
+        var args = new List<string>();
+        if (app.IsWeb)
+        {
+            baseAddress = new Uri($"http://127.0.0.1:{FreePort.Next()}/");
+            args.AddRange(["--urls", baseAddress.ToString().TrimEnd('/')]);
+        }
+        else if (brokerUri is not null)
+        {
+            args.AddRange(["--uri", brokerUri]);
+        }
+        return AppProcess.Start(executable, args, rid: rid);
+    }
+
+    /// <summary>Runs an app once: spawn, ready line, clean exit (SIGTERM for the web app). Returns spawn-to-ready ms.</summary>
+    public static async Task<double> RunOnceAsync(App app, string executable, string rid, string? brokerUri)
+    {
+        ArgumentNullException.ThrowIfNull(app);
+        await using var process = Start(app, executable, rid, brokerUri, out _);
+        var readyMs = await process.WaitForReadyAsync(ReadyTimeout).ConfigureAwait(false);
+        if (app.IsWeb) process.Terminate();
+        var exitCode = await process.WaitForExitAsync(ExitTimeout).ConfigureAwait(false);
+        if (exitCode != 0)
+            throw new InvalidOperationException($"{app} exited with {exitCode}.\nstderr:\n{process.Stderr}");
+        return readyMs;
+    }
+}

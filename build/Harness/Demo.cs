@@ -1,0 +1,85 @@
+using System.Globalization;
+
+namespace Prewire.Harness;
+
+/// <summary>
+/// `./build.sh demo`: publishes each app as NativeAOT and as a self-contained JIT build for the host
+/// RID, runs each to its ready line several times (against the broker given by RABBITMQ_URI or
+/// build/broker.sh), and prints size and start-up per app and build.
+/// </summary>
+public static class Demo
+{
+    public static async Task<int> RunAsync(int runs, TextWriter output)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        var rid = Repo.HostRid;
+        var broker = Repo.BrokerUri();
+        output.WriteLine(broker is null
+            ? "demo: no broker (RABBITMQ_URI or build/broker.sh start); the broker apps start without connecting"
+            : $"demo: broker at {RedactUri(broker)}");
+
+        var builds = new List<(App App, PublishResult Aot, PublishResult Jit)>();
+        var step = 0;
+        var steps = App.All.Count * 2;
+        foreach (var app in App.All)
+        {
+            var aot = await PublishStepAsync(app, rid, PublishMode.Aot, ++step, steps, output).ConfigureAwait(false);
+            var jit = await PublishStepAsync(app, rid, PublishMode.Jit, ++step, steps, output).ConfigureAwait(false);
+            if (!aot.Succeeded || !jit.Succeeded) return 1;
+            builds.Add((app, aot, jit));
+        }
+
+        var table = new List<string[]>();
+        foreach (var (app, aot, jit) in builds)
+        {
+            output.WriteLine($"demo: starting {app} {runs}x per build (spawn to ready line)...");
+            var aotTimes = new List<double>();
+            var jitTimes = new List<double>();
+            // One unmeasured run each warms the page cache; then the builds alternate run by run.
+            await AppRuns.RunOnceAsync(app, aot.ExecutablePath, rid, broker).ConfigureAwait(false);
+            await AppRuns.RunOnceAsync(app, jit.ExecutablePath, rid, broker).ConfigureAwait(false);
+            for (var i = 0; i < runs; i++)
+            {
+                aotTimes.Add(await AppRuns.RunOnceAsync(app, aot.ExecutablePath, rid, broker).ConfigureAwait(false));
+                jitTimes.Add(await AppRuns.RunOnceAsync(app, jit.ExecutablePath, rid, broker).ConfigureAwait(false));
+            }
+            var aotMs = Median(aotTimes);
+            var jitMs = Median(jitTimes);
+            table.Add([
+                app.Name, Mb(aot.Size), Mb(jit.Size),
+                Ms(aotMs), Ms(jitMs), (jitMs / aotMs).ToString("0.0x", CultureInfo.InvariantCulture),
+                $"{aot.Duration.TotalSeconds:0} s",
+            ]);
+        }
+
+        output.WriteLine();
+        output.WriteLine($"{rid}, {runs} runs per build, median spawn-to-ready; JIT = self-contained publish of the same framework");
+        Table.Write(output, ["app", "AOT binary", "JIT folder", "AOT start", "JIT start", "JIT/AOT", "AOT publish"], table);
+        return 0;
+    }
+
+    private static async Task<PublishResult> PublishStepAsync(App app, string rid, PublishMode mode, int step, int steps, TextWriter output)
+    {
+        output.WriteLine($"demo: [{step}/{steps}] publishing {app} ({mode}, {rid})...");
+        var result = await Publishing.PublishAsync(app, rid, mode).ConfigureAwait(false);
+        output.WriteLine(result.Succeeded
+            ? $"demo: [{step}/{steps}] {app} ({mode}) published in {result.Duration.TotalSeconds:0.0} s, {Mb(result.Size)}"
+            : $"demo: [{step}/{steps}] {app} ({mode}) FAILED:\n{result.Errors}");
+        return result;
+    }
+
+    internal static string RedactUri(string uri) =>
+        Uri.TryCreate(uri, UriKind.Absolute, out var parsed)
+            ? new UriBuilder(parsed) { UserName = "", Password = "" }.Uri.ToString()
+            : "(unparsable URI)";
+
+    private static double Median(List<double> values)
+    {
+        values.Sort();
+        return values.Count % 2 == 1 ? values[values.Count / 2] : (values[(values.Count / 2) - 1] + values[values.Count / 2]) / 2;
+    }
+
+    internal static string Mb(long bytes) => (bytes / 1024.0 / 1024.0).ToString("0.0 'MB'", CultureInfo.InvariantCulture);
+
+    private static string Ms(double ms) => ms.ToString("0.0 'ms'", CultureInfo.InvariantCulture);
+}

@@ -1,0 +1,16 @@
+using Prewire.Harness;
+
+// Verbs for build.sh. Kept to plain argument handling: this is a build tool, not a shipped app.
+switch (args)
+{
+    case ["demo", ..]:
+        var runs = args.Length > 1 && int.TryParse(args[1], out var n) && n > 0 ? n : 5;
+        return await Demo.RunAsync(runs, Console.Out);
+
+    case ["publish", .. var rids]:
+        return await PublishAll.RunAsync(rids.Length == 0 ? [Repo.HostRid] : rids, Console.Out);
+
+    default:
+        Console.Error.WriteLine("usage: Prewire.Harness demo [runs] | publish [rid...]");
+        return 2;
+}

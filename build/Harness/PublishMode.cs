@@ -1,0 +1,11 @@
+namespace Prewire.Harness;
+
+/// <summary>How an app is published.</summary>
+public enum PublishMode
+{
+    /// <summary>NativeAOT: one native executable.</summary>
+    Aot,
+
+    /// <summary>Self-contained JIT build of the same framework: the runtime travels with the app.</summary>
+    Jit,
+}

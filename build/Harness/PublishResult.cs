@@ -1,0 +1,45 @@
+using System.Text.RegularExpressions;
+
+namespace Prewire.Harness;
+
+/// <summary>What one <c>dotnet publish</c> did, read from its exit code, output and files.</summary>
+public sealed partial record PublishResult(App App, string Rid, PublishMode Mode, int ExitCode, string Output, TimeSpan Duration, string Directory)
+{
+    public bool Succeeded => ExitCode == 0;
+
+    public string ExecutablePath => Path.Combine(Directory, App.ExecutableName);
+
+    /// <summary>
+    /// Every trim/AOT warning ILC reported, once each, as the warning gate lists them (the gate lists
+    /// them on every publish, also when ILC was up to date and printed nothing).
+    /// </summary>
+    public IReadOnlyList<TrimWarning> TrimWarnings => WarningLine().Matches(Output)
+        .Select(m => new TrimWarning(m.Groups["code"].Value, m.Groups["member"].Value))
+        .Distinct()
+        .ToList();
+
+    /// <summary>The warning gate's verdicts that failed the publish.</summary>
+    public IReadOnlyList<string> GateFailures => GateLine().Matches(Output).Select(m => m.Groups["text"].Value.Trim()).Distinct().ToList();
+
+    /// <summary>True when the publish stopped because the package source lacks this RID's AOT packs.</summary>
+    public bool MissingAotPacks => !Succeeded && Output.Contains("error PREWIRE001", StringComparison.Ordinal);
+
+    /// <summary>The preflight's error line, naming the missing packages.</summary>
+    public string? MissingAotPacksMessage => MissingAotPacks
+        ? Output.Split('\n').First(l => l.Contains("error PREWIRE001", StringComparison.Ordinal)).Trim()
+        : null;
+
+    /// <summary>Bytes on disk: the executable for AOT, the whole folder for a self-contained JIT build.</summary>
+    public long Size => Mode == PublishMode.Aot
+        ? new FileInfo(ExecutablePath).Length
+        : new DirectoryInfo(Directory).EnumerateFiles("*", SearchOption.AllDirectories).Sum(f => f.Length);
+
+    /// <summary>The output's error lines, for failure messages.</summary>
+    public string Errors => string.Join('\n', Output.Split('\n').Where(l => l.Contains(": error ", StringComparison.Ordinal)).Distinct());
+
+    [GeneratedRegex(@"Warning gate: found (?<code>IL[23]\d{3}) at (?<member>.+) \([a-z-]+\)\r?$", RegexOptions.Multiline)]
+    private static partial Regex WarningLine();
+
+    [GeneratedRegex(@"error PREWIRE01\d: (?<text>[^\[\r\n]*)")]
+    private static partial Regex GateLine();
+}

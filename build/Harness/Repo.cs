@@ -1,0 +1,39 @@
+namespace Prewire.Harness;
+
+/// <summary>Where things are in the repository checkout the harness runs from.</summary>
+public static class Repo
+{
+    public static string Root { get; } = FindRoot();
+
+    public static string Artifacts => Path.Combine(Root, "artifacts");
+
+    public static string HostRid => System.Runtime.InteropServices.RuntimeInformation.OSArchitecture switch
+    {
+        System.Runtime.InteropServices.Architecture.X64 => "linux-x64",
+        System.Runtime.InteropServices.Architecture.Arm64 => "linux-arm64",
+        var other => throw new PlatformNotSupportedException($"no RID for {other}"),
+    };
+
+    /// <summary>The broker URI: RABBITMQ_URI, else the throwaway node's env file (build/broker.sh).</summary>
+    public static string? BrokerUri()
+    {
+        var fromEnv = Environment.GetEnvironmentVariable("RABBITMQ_URI");
+        if (!string.IsNullOrEmpty(fromEnv)) return fromEnv;
+        var envFile = Path.Combine(Artifacts, "broker", "env");
+        if (!File.Exists(envFile)) return null;
+        return File.ReadLines(envFile)
+            .Where(l => l.StartsWith("RABBITMQ_URI=", StringComparison.Ordinal))
+            .Select(l => l["RABBITMQ_URI=".Length..])
+            .FirstOrDefault();
+    }
+
+    private static string FindRoot()
+    {
+        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
+        {
+            if (File.Exists(Path.Combine(dir.FullName, "global.json")) && Directory.Exists(Path.Combine(dir.FullName, "samples")))
+                return dir.FullName;
+        }
+        throw new InvalidOperationException($"cannot find the repository root above {AppContext.BaseDirectory}");
+    }
+}

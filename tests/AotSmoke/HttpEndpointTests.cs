@@ -1,0 +1,32 @@
+using System.Diagnostics;
+using System.Net;
+using Prewire.Harness;
+
+namespace Prewire.AotSmoke;
+
+public sealed class HttpEndpointTests(PublishedApps published)
+{
+    public static TheoryData<string> EachRid => Rids.Each();
+
+    [Theory]
+    [MemberData(nameof(EachRid))]
+    public async Task Health_is_200_and_SIGTERM_exits_0_within_5_seconds(string rid)
+    {
+        var result = await published.GetSucceededAsync(App.HttpEndpoint, rid);
+        await using var process = AppRuns.Start(App.HttpEndpoint, result.ExecutablePath, rid, brokerUri: null, out var baseAddress);
+        await process.WaitForReadyAsync(AppRuns.ReadyTimeout);
+
+        using var http = new HttpClient { BaseAddress = baseAddress };
+        using var response = await http.GetAsync(new Uri("health", UriKind.Relative), TestContext.Current.CancellationToken);
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        Assert.Equal("{\"status\":\"healthy\"}", await response.Content.ReadAsStringAsync(TestContext.Current.CancellationToken));
+
+        using var notFound = await http.GetAsync(new Uri("nope", UriKind.Relative), TestContext.Current.CancellationToken);
+        Assert.Equal(HttpStatusCode.NotFound, notFound.StatusCode);
+
+        var stopping = Stopwatch.StartNew();
+        process.Terminate();
+        Assert.Equal(0, await process.WaitForExitAsync(TimeSpan.FromSeconds(5)));
+        Assert.InRange(stopping.Elapsed, TimeSpan.Zero, TimeSpan.FromSeconds(5));
+    }
+}

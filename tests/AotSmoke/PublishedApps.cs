@@ -1,0 +1,33 @@
+using System.Collections.Concurrent;
+using Prewire.Harness;
+
+[assembly: AssemblyFixture(typeof(Prewire.AotSmoke.PublishedApps))]
+// Publishes and runs linux-x64/linux-arm64 binaries.
+[assembly: System.Runtime.Versioning.SupportedOSPlatform("linux")]
+
+namespace Prewire.AotSmoke;
+
+/// <summary>
+/// Publishes each (app, RID) once per test run, on first use, one publish at a time; every test
+/// that needs the binary shares that one publish.
+/// </summary>
+public sealed class PublishedApps
+{
+    private readonly ConcurrentDictionary<(string App, string Rid), Lazy<Task<PublishResult>>> _published = new();
+
+    public Task<PublishResult> GetAsync(App app, string rid) =>
+        _published.GetOrAdd((app.Name, rid), key => new Lazy<Task<PublishResult>>(() => Publishing.PublishAsync(app, rid, PublishMode.Aot))).Value;
+
+    /// <summary>
+    /// The publish, which must have succeeded. For a RID whose AOT packs are missing from the package
+    /// source (linux-arm64 here) the test is skipped with the preflight's message, and only then.
+    /// </summary>
+    public async Task<PublishResult> GetSucceededAsync(App app, string rid)
+    {
+        var result = await GetAsync(app, rid);
+        if (rid != Repo.HostRid && result.MissingAotPacks)
+            Assert.Skip($"{rid} AOT packs are not on the configured package source: {result.MissingAotPacksMessage}");
+        Assert.True(result.Succeeded, $"publish of {app} for {rid} failed ({result.ExitCode}):\n{result.Errors}");
+        return result;
+    }
+}
