@@ -35,7 +35,7 @@ case "$verb" in
   test)
     build/bootstrap.sh
     with_broker
-    mkdir -p artifacts/test-results
+    rm -rf artifacts/test-results; mkdir -p artifacts/test-results
     status=0
     for project in tests/Core.Tests tests/AotSmoke; do
       name=$(basename "$project")
@@ -43,6 +43,7 @@ case "$verb" in
       dotnet test "$project" -c Release --logger "trx;LogFileName=$name.trx" \
         --results-directory artifacts/test-results "$@" || status=1
     done
+    build/test-summary.sh "$status"
     exit $status
     ;;
   *)

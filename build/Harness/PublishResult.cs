@@ -25,9 +25,7 @@ public sealed partial record PublishResult(App App, string Rid, PublishMode Mode
     public bool MissingAotPacks => !Succeeded && Output.Contains("error PREWIRE001", StringComparison.Ordinal);
 
     /// <summary>The preflight's error line, naming the missing packages.</summary>
-    public string? MissingAotPacksMessage => MissingAotPacks
-        ? Output.Split('\n').First(l => l.Contains("error PREWIRE001", StringComparison.Ordinal)).Trim()
-        : null;
+    public string? MissingAotPacksMessage => MissingAotPacks ? PreflightLine().Match(Output).Groups["text"].Value.Trim() : null;
 
     /// <summary>Bytes on disk: the executable for AOT, the whole folder for a self-contained JIT build.</summary>
     public long Size => Mode == PublishMode.Aot
@@ -39,6 +37,9 @@ public sealed partial record PublishResult(App App, string Rid, PublishMode Mode
 
     [GeneratedRegex(@"Warning gate: found (?<code>IL[23]\d{3}) at (?<member>.+) \([a-z-]+\)\r?$", RegexOptions.Multiline)]
     private static partial Regex WarningLine();
+
+    [GeneratedRegex(@"error PREWIRE001: (?<text>[^\[\r\n]*)")]
+    private static partial Regex PreflightLine();
 
     [GeneratedRegex(@"error PREWIRE01\d: (?<text>[^\[\r\n]*)")]
     private static partial Regex GateLine();
