@@ -1,0 +1,37 @@
+namespace Prewire.Pipeline.Internal;
+
+/// <summary>The rules a list of registrations must follow to form a pipeline; every broken rule is reported.</summary>
+internal static class PipelineValidator
+{
+    public static void Validate(Type rootContext, IReadOnlyList<StepRegistration> steps, List<string> problems)
+    {
+        if (steps.Count == 0)
+        {
+            problems.Add($"no steps are registered; a pipeline for {rootContext.Name} needs at least a terminator.");
+            return;
+        }
+
+        foreach (var duplicate in steps.GroupBy(s => s.Id, StringComparer.Ordinal).Where(g => g.Count() > 1))
+            problems.Add($"step id '{duplicate.Key}' is registered {duplicate.Count()} times ({string.Join(", ", duplicate.Select(s => s.Behavior.GetType().Name))}).");
+
+        var first = steps[0];
+        if (!first.InputType.IsAssignableFrom(rootContext))
+            problems.Add($"the first step '{first.Id}' takes {first.InputType.Name}, but the pipeline starts with {rootContext.Name}.");
+
+        for (var i = 0; i + 1 < steps.Count; i++)
+        {
+            var (current, following) = (steps[i], steps[i + 1]);
+            if (current.Kind == PipelineStepKind.Terminator)
+            {
+                problems.Add($"step '{following.Id}' comes after the terminator '{current.Id}'; nothing runs after a terminator ({string.Join(", ", steps.Skip(i + 1).Select(s => $"'{s.Id}'"))}).");
+                break;
+            }
+            if (!following.InputType.IsAssignableFrom(current.OutputType))
+                problems.Add($"step '{current.Id}' continues with {current.OutputType.Name}, but the next step '{following.Id}' takes {following.InputType.Name}.");
+        }
+
+        var last = steps[^1];
+        if (last.Kind != PipelineStepKind.Terminator && steps.All(s => s.Kind != PipelineStepKind.Terminator))
+            problems.Add($"no terminator: the last step '{last.Id}' continues with {last.OutputType.Name}, but nothing ends the pipeline.");
+    }
+}

@@ -1,0 +1,43 @@
+using System.Text;
+using Prewire.Pipeline.Internal;
+
+namespace Prewire.Pipeline;
+
+/// <summary>A built pipeline: invoke it once per message with a root context.</summary>
+public sealed class Pipeline<TContext>
+    where TContext : class, IBehaviorContext
+{
+    private readonly Func<TContext, Task> _entry;
+
+    internal Pipeline(Func<TContext, Task> entry, IReadOnlyList<PipelineStep> steps, string builder)
+    {
+        _entry = entry;
+        Steps = steps;
+        Builder = builder;
+    }
+
+    /// <summary>The steps, in order.</summary>
+    public IReadOnlyList<PipelineStep> Steps { get; }
+
+    /// <summary>How it was built: <c>prewired</c> or <c>expression-tree</c>.</summary>
+    public string Builder { get; }
+
+    /// <summary>Runs the pipeline for one message.</summary>
+    public Task Invoke(TContext context) => _entry(context);
+
+    /// <summary>
+    /// The pipeline stage by stage: step id, behavior type and description; forks show the pipeline
+    /// they run, indented. For logs and <c>--describe</c> flags.
+    /// </summary>
+    public string Describe()
+    {
+        var text = new StringBuilder();
+        text.Append("Pipeline<").Append(typeof(TContext).Name).Append("> (").Append(Builder).Append(", ")
+            .Append(Steps.Count).Append(Steps.Count == 1 ? " step" : " steps").AppendLine(")");
+        PipelineDescription.Append(text, Steps, indent: "");
+        return text.ToString();
+    }
+
+    /// <inheritdoc />
+    public override string ToString() => Describe();
+}

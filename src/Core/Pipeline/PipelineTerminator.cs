@@ -1,0 +1,12 @@
+namespace Prewire.Pipeline;
+
+/// <summary>The last step of a pipeline: it does the work the pipeline exists for and continues nowhere.</summary>
+public abstract partial class PipelineTerminator<TContext> : IBehavior<TContext, PipelineTerminator<TContext>.ITerminatingContext>
+    where TContext : class, IBehaviorContext
+{
+    /// <summary>Does the final work.</summary>
+    protected abstract Task Terminate(TContext context);
+
+    /// <inheritdoc />
+    public Task Invoke(TContext context, Func<ITerminatingContext, Task> next) => Terminate(context);
+}
