@@ -89,8 +89,9 @@ stop_quietly() {
   rabbitmqctl -q -n "$RABBITMQ_NODENAME" stop >/dev/null 2>&1 || true
   local pid
   for f in server.pid epmd.pid; do
-    pid=$(cat "$state/$f" 2>/dev/null || true)
-    [[ -n "$pid" ]] && kill -- "-$pid" 2>/dev/null || [[ -z "$pid" ]] || kill "$pid" 2>/dev/null || true
+    pid=$(cat "$state/$f" 2>/dev/null) || continue
+    # The server runs in its own session (setsid): stop the whole group; epmd is a plain child.
+    kill -- "-$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true
     rm -f "$state/$f"
   done
   # Anything of this node still alive (beam started under su) goes too.

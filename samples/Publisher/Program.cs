@@ -1,16 +1,39 @@
+using System.Diagnostics;
 using Prewire.Diagnostics;
 using Prewire.Hosting;
+using Prewire.Hosting.Messaging;
+using Prewire.Messaging;
+using Prewire.Pipeline;
 
 StartupClock.Start();
 
-var app = new AppCommand("Prewire.Publisher", "Prewire publisher: publishes messages to RabbitMQ.");
+var app = new AppCommand("Prewire.Publisher", "Prewire publisher: publishes messages to RabbitMQ through the outgoing pipeline.");
 var uri = app.AddBrokerUri();
+var queue = app.AddOption("--queue", "Queue to publish to; declared if missing.", "PREWIRE_QUEUE", "prewire.demo");
+var count = app.AddCount("--count", "Messages to publish, each awaiting the broker's confirm.", "PREWIRE_COUNT", 0);
+var describe = app.AddFlag("--describe", "Print the outgoing pipeline and exit.");
 
 return app.Run(args, async (parsed, cancellationToken) =>
 {
     using var log = AppLogging.Create(parsed.GetValue(app.LogLevel));
-    await using var connection = await Broker.ConnectIfConfiguredAsync(parsed.GetValue(uri), "prewire-publisher", log, cancellationToken);
+    var dispatch = new RabbitMqDispatch();
+    var pipeline = PipelineSelection.Build<OutgoingLogicalContext>(SamplePipelines.Outgoing(parsed.GetValue(queue)!, dispatch));
+    if (parsed.GetValue(describe))
+    {
+        Console.Write(pipeline.Describe());
+        return ExitCodes.Success;
+    }
 
+    await using var connection = await Broker.ConnectIfConfiguredAsync(parsed.GetValue(uri), "prewire-publisher", log, cancellationToken);
+    if (connection is null && parsed.GetValue(count) > 0) throw new AppException("--count needs a broker: give --uri or RABBITMQ_URI", ExitCodes.Usage);
+    await using var channel = connection is null ? null : await Broker.OpenChannelAsync(connection, parsed.GetValue(queue)!, confirms: true, cancellationToken);
+    if (channel is not null) dispatch.Attach(channel);
     ReadyLine.Write(Console.Out);
+
+    var clock = Stopwatch.StartNew();
+    for (var i = 1; i <= parsed.GetValue(count); i++)
+        await pipeline.Invoke(new OutgoingLogicalContext(Guid.NewGuid().ToString("N"), $"message {i} of {parsed.GetValue(count)}", cancellationToken));
+    if (parsed.GetValue(count) > 0)
+        log.Information("Published {Count} messages to {Queue}, each confirmed, in {Elapsed:0} ms ({Builder} pipeline)", parsed.GetValue(count), parsed.GetValue(queue), clock.Elapsed.TotalMilliseconds, pipeline.Builder);
     return ExitCodes.Success;
 });

@@ -44,6 +44,37 @@ public sealed class AppCommand
         return option;
     }
 
+    /// <summary>Adds a non-negative integer option falling back to an environment variable, then to <paramref name="defaultValue"/>.</summary>
+    public Option<int> AddCount(string name, string description, string environmentVariable, int defaultValue)
+    {
+        var option = new Option<int>(name)
+        {
+            Description = $"{description} Env: {environmentVariable}.",
+            DefaultValueFactory = result =>
+            {
+                var text = Environment.GetEnvironmentVariable(environmentVariable);
+                if (string.IsNullOrEmpty(text)) return defaultValue;
+                if (int.TryParse(text, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var value)) return value;
+                result.AddError($"{environmentVariable} must be a non-negative integer.");
+                return defaultValue;
+            },
+        };
+        option.Validators.Add(result =>
+        {
+            if (result.GetValueOrDefault<int>() < 0) result.AddError($"{name} must not be negative.");
+        });
+        _root.Options.Add(option);
+        return option;
+    }
+
+    /// <summary>Adds a flag.</summary>
+    public Option<bool> AddFlag(string name, string description)
+    {
+        var option = new Option<bool>(name) { Description = description };
+        _root.Options.Add(option);
+        return option;
+    }
+
     /// <summary>Adds an <c>--uri</c> option for the broker, falling back to <c>RABBITMQ_URI</c>.</summary>
     public Option<string?> AddBrokerUri() =>
         AddOption("--uri", "AMQP URI of the RabbitMQ broker, e.g. amqp://guest:guest@127.0.0.1:5672/. Without it the app does not connect.", "RABBITMQ_URI");

@@ -72,6 +72,20 @@ public static class Broker
         return connection;
     }
 
+    /// <summary>
+    /// Opens a channel (with publisher confirms when <paramref name="confirms"/>) and declares
+    /// <paramref name="queue"/>, durable, if it does not exist yet.
+    /// </summary>
+    public static async Task<IChannel> OpenChannelAsync(IConnection connection, string queue, bool confirms, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(connection);
+        var channel = await connection.CreateChannelAsync(
+            new CreateChannelOptions(publisherConfirmationsEnabled: confirms, publisherConfirmationTrackingEnabled: confirms),
+            cancellationToken).ConfigureAwait(false);
+        await channel.QueueDeclareAsync(queue, durable: true, exclusive: false, autoDelete: false, cancellationToken: cancellationToken).ConfigureAwait(false);
+        return channel;
+    }
+
     private static string Describe(Exception e)
     {
         for (var inner = e.InnerException; inner is not null; inner = inner.InnerException)

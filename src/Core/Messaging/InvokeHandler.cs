@@ -1,0 +1,10 @@
+using Prewire.Pipeline;
+
+namespace Prewire.Messaging;
+
+/// <summary>Incoming: the terminator that hands the message to the app's handler.</summary>
+public sealed class InvokeHandler(Func<IncomingLogicalContext, Task> handler) : PipelineTerminator<IncomingLogicalContext>
+{
+    /// <inheritdoc />
+    protected override Task Terminate(IncomingLogicalContext context) => handler(context);
+}
