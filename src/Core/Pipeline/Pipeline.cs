@@ -8,16 +8,18 @@ public sealed class Pipeline<TContext>
     where TContext : class, IBehaviorContext
 {
     private readonly Func<TContext, Task> _entry;
+    private readonly IReadOnlyList<StepRegistration> _registrations;
+    private IReadOnlyList<PipelineStep>? _steps;
 
-    internal Pipeline(Func<TContext, Task> entry, IReadOnlyList<PipelineStep> steps, string builder)
+    internal Pipeline(Func<TContext, Task> entry, IReadOnlyList<StepRegistration> registrations, string builder)
     {
         _entry = entry;
-        Steps = steps;
+        _registrations = registrations;
         Builder = builder;
     }
 
-    /// <summary>The steps, in order.</summary>
-    public IReadOnlyList<PipelineStep> Steps { get; }
+    /// <summary>The steps, in order. Made on first use: building a pipeline does not pay for its description.</summary>
+    public IReadOnlyList<PipelineStep> Steps => _steps ??= _registrations.Select(r => r.ToStep()).ToArray();
 
     /// <summary>How it was built: <c>prewired</c> or <c>expression-tree</c>.</summary>
     public string Builder { get; }

@@ -31,7 +31,7 @@ public static class ExpressionTreePipeline
         {
             next = Compile(steps[i], next);
         }
-        return new Pipeline<TContext>((Func<TContext, Task>)next!, steps.Select(s => s.ToStep()).ToArray(), "expression-tree");
+        return new Pipeline<TContext>((Func<TContext, Task>)next!, steps, "expression-tree");
     }
 
     // context => ((IBehavior<TIn, TOut>)behavior).Invoke(context, next), compiled once per step.

@@ -7,10 +7,20 @@ namespace Prewire.Pipeline.Internal;
 /// built. <see cref="Invoke"/> is bound once into a delegate that the previous link holds as its
 /// <c>next</c>, so an invocation is a chain of direct calls with nothing allocated and no state kept.
 /// </summary>
+/// <remarks>
+/// The behavior is called through a delegate bound to its own <c>Invoke</c> at build time, not
+/// through <see cref="IBehavior{TIn, TOut}"/>: node code is shared by every instantiation over
+/// reference types, so an interface call here would be one call site for every behavior of every
+/// pipeline, dispatched through a polymorphic stub on each call. Binding the delegate resolves the
+/// implementation once.
+/// </remarks>
 internal sealed class BehaviorNode<TIn, TOut>(IBehavior<TIn, TOut> behavior, Func<TOut, Task> next)
     where TIn : class, IBehaviorContext
     where TOut : class, IBehaviorContext
 {
+    private readonly Func<TIn, Func<TOut, Task>, Task> _behavior = behavior.Invoke;
+    private readonly Func<TOut, Task> _next = next;
+
     [StackTraceHidden]
-    public Task Invoke(TIn context) => behavior.Invoke(context, next);
+    public Task Invoke(TIn context) => _behavior(context, _next);
 }

@@ -11,8 +11,14 @@ internal static class PipelineValidator
             return;
         }
 
-        foreach (var duplicate in steps.GroupBy(s => s.Id, StringComparer.Ordinal).Where(g => g.Count() > 1))
-            problems.Add($"step id '{duplicate.Key}' is registered {duplicate.Count()} times ({string.Join(", ", duplicate.Select(s => s.Behavior.GetType().Name))}).");
+        var ids = new HashSet<string>(steps.Count, StringComparer.Ordinal);
+        foreach (var step in steps)
+        {
+            if (ids.Add(step.Id)) continue;
+            var same = steps.Where(s => s.Id == step.Id).ToList();
+            if (same[^1] == step) // report each duplicated id once, at its last registration
+                problems.Add($"step id '{step.Id}' is registered {same.Count} times ({string.Join(", ", same.Select(s => s.Behavior.GetType().Name))}).");
+        }
 
         var first = steps[0];
         if (!first.InputType.IsAssignableFrom(rootContext))
@@ -31,7 +37,16 @@ internal static class PipelineValidator
         }
 
         var last = steps[^1];
-        if (last.Kind != PipelineStepKind.Terminator && steps.All(s => s.Kind != PipelineStepKind.Terminator))
+        if (last.Kind != PipelineStepKind.Terminator && !HasTerminator(steps))
             problems.Add($"no terminator: the last step '{last.Id}' continues with {last.OutputType.Name}, but nothing ends the pipeline.");
+    }
+
+    private static bool HasTerminator(IReadOnlyList<StepRegistration> steps)
+    {
+        foreach (var step in steps)
+        {
+            if (step.Kind == PipelineStepKind.Terminator) return true;
+        }
+        return false;
     }
 }
