@@ -27,14 +27,13 @@ return app.Run(args, async (parsed, cancellationToken) =>
         return ExitCodes.Success;
     }
 
-    await using var connection = await Broker.ConnectIfConfiguredAsync(parsed.GetValue(uri), "prewire-consumer", log, cancellationToken);
-    if (connection is null && parsed.GetValue(count) > 0) throw new AppException("--count needs a broker: give --uri or RABBITMQ_URI", ExitCodes.Usage);
-    await using var channel = connection is null ? null : await Broker.OpenChannelAsync(connection, parsed.GetValue(queue)!, confirms: false, cancellationToken);
+    await using var broker = await BrokerSession.OpenAsync(parsed.GetValue(uri), parsed.GetValue(queue)!, "prewire-consumer", confirms: false,
+        neededBy: parsed.GetValue(count) > 0 ? "--count" : null, log, cancellationToken);
     ReadyLine.Write(Console.Out);
 
-    if (channel is null || parsed.GetValue(count) == 0) return ExitCodes.Success;
+    if (broker.Channel is null || parsed.GetValue(count) == 0) return ExitCodes.Success;
     var clock = Stopwatch.StartNew();
-    var handled = await new RabbitMqReceiver(channel, pipeline, log).ReceiveAsync(parsed.GetValue(queue)!, parsed.GetValue(count), cancellationToken);
+    var handled = await new RabbitMqReceiver(broker.Channel, pipeline, log).ReceiveAsync(parsed.GetValue(queue)!, parsed.GetValue(count), cancellationToken);
     log.Information("Handled and acknowledged {Count} messages from {Queue} in {Elapsed:0} ms ({Builder} pipeline)", handled, parsed.GetValue(queue), clock.Elapsed.TotalMilliseconds, pipeline.Builder);
     return ExitCodes.Success;
 });

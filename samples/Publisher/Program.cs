@@ -24,10 +24,9 @@ return app.Run(args, async (parsed, cancellationToken) =>
         return ExitCodes.Success;
     }
 
-    await using var connection = await Broker.ConnectIfConfiguredAsync(parsed.GetValue(uri), "prewire-publisher", log, cancellationToken);
-    if (connection is null && parsed.GetValue(count) > 0) throw new AppException("--count needs a broker: give --uri or RABBITMQ_URI", ExitCodes.Usage);
-    await using var channel = connection is null ? null : await Broker.OpenChannelAsync(connection, parsed.GetValue(queue)!, confirms: true, cancellationToken);
-    if (channel is not null) dispatch.Attach(channel);
+    await using var broker = await BrokerSession.OpenAsync(parsed.GetValue(uri), parsed.GetValue(queue)!, "prewire-publisher", confirms: true,
+        neededBy: parsed.GetValue(count) > 0 ? "--count" : null, log, cancellationToken);
+    if (broker.Channel is not null) dispatch.Attach(broker.Channel);
     ReadyLine.Write(Console.Out);
 
     var clock = Stopwatch.StartNew();

@@ -1,0 +1,141 @@
+using System.Buffers;
+using System.Buffers.Binary;
+using Prewire.Framing.Methods;
+
+namespace Prewire.Framing;
+
+/// <summary>
+/// Writes AMQP 0-9-1 frames straight into an <see cref="IBufferWriter{T}"/> (a <c>PipeWriter</c>, say):
+/// each method and header is sized first and written in one pass into the writer's own memory, and a
+/// message body goes from the caller's memory into the writer's, split at frame-max, without any
+/// intermediate array. Nothing here allocates.
+/// </summary>
+public static class AmqpFrameWriter
+{
+    /// <summary>The protocol header a client sends first.</summary>
+    public static void WriteProtocolHeader(IBufferWriter<byte> output)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        AmqpConstants.ProtocolHeader.CopyTo(output.GetSpan(8));
+        output.Advance(8);
+    }
+
+    /// <summary>A method frame.</summary>
+    public static void WriteMethod<T>(IBufferWriter<byte> output, ushort channel, in T method)
+        where T : struct, IAmqpMethod<T>
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        var argumentsSize = method.GetArgumentsSize();
+        var payload = 4 + argumentsSize;
+        var span = output.GetSpan(AmqpConstants.FrameOverhead + payload);
+        WriteFrameHeader(span, FrameType.Method, channel, (uint)payload);
+        BinaryPrimitives.WriteUInt16BigEndian(span[7..], T.ClassId);
+        BinaryPrimitives.WriteUInt16BigEndian(span[9..], T.MethodId);
+        var writer = new AmqpWriter(span.Slice(11, argumentsSize));
+        method.WriteArguments(ref writer);
+        span[AmqpConstants.FrameHeaderSize + payload] = AmqpConstants.FrameEnd;
+        output.Advance(AmqpConstants.FrameOverhead + payload);
+    }
+
+    /// <summary>A content header frame for class <c>basic</c>.</summary>
+    public static void WriteContentHeader(IBufferWriter<byte> output, ushort channel, ulong bodySize, BasicProperties? properties)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        var propertiesSize = properties?.GetSize() ?? 2;
+        var payload = 12 + propertiesSize;
+        var span = output.GetSpan(AmqpConstants.FrameOverhead + payload);
+        WriteFrameHeader(span, FrameType.ContentHeader, channel, (uint)payload);
+        BinaryPrimitives.WriteUInt16BigEndian(span[7..], BasicPublish.ClassId);
+        BinaryPrimitives.WriteUInt16BigEndian(span[9..], 0);
+        BinaryPrimitives.WriteUInt64BigEndian(span[11..], bodySize);
+        var writer = new AmqpWriter(span.Slice(19, propertiesSize));
+        if (properties is null) writer.WriteShort(0);
+        else properties.Write(ref writer);
+        span[AmqpConstants.FrameHeaderSize + payload] = AmqpConstants.FrameEnd;
+        output.Advance(AmqpConstants.FrameOverhead + payload);
+    }
+
+    /// <summary>Body frames for <paramref name="body"/>, each at most <paramref name="frameMax"/> bytes (0: no limit). An empty body writes no frame.</summary>
+    public static void WriteContentBody(IBufferWriter<byte> output, ushort channel, ReadOnlySpan<byte> body, uint frameMax)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        var maxPayload = MaxPayload(frameMax);
+        while (!body.IsEmpty)
+        {
+            var chunk = body[..(int)Math.Min((uint)body.Length, maxPayload)];
+            WriteFrameHeader(output.GetSpan(AmqpConstants.FrameHeaderSize), FrameType.ContentBody, channel, (uint)chunk.Length);
+            output.Advance(AmqpConstants.FrameHeaderSize);
+            output.Write(chunk);
+            WriteFrameEnd(output);
+            body = body[chunk.Length..];
+        }
+    }
+
+    /// <summary>Body frames for a multi-segment body; frames may span segments and segments may span frames.</summary>
+    public static void WriteContentBody(IBufferWriter<byte> output, ushort channel, in ReadOnlySequence<byte> body, uint frameMax)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        if (body.IsSingleSegment)
+        {
+            WriteContentBody(output, channel, body.FirstSpan, frameMax);
+            return;
+        }
+        var maxPayload = MaxPayload(frameMax);
+        var remaining = body;
+        while (!remaining.IsEmpty)
+        {
+            var chunk = remaining.Slice(0, Math.Min(remaining.Length, maxPayload));
+            WriteFrameHeader(output.GetSpan(AmqpConstants.FrameHeaderSize), FrameType.ContentBody, channel, (uint)chunk.Length);
+            output.Advance(AmqpConstants.FrameHeaderSize);
+            foreach (var segment in chunk) output.Write(segment.Span);
+            WriteFrameEnd(output);
+            remaining = remaining.Slice(chunk.End);
+        }
+    }
+
+    /// <summary>A whole publish: basic.publish, the content header and the body frames.</summary>
+    public static void WritePublish(IBufferWriter<byte> output, ushort channel, in BasicPublish method, BasicProperties? properties, ReadOnlySpan<byte> body, uint frameMax)
+    {
+        WriteMethod(output, channel, method);
+        WriteContentHeader(output, channel, (ulong)body.Length, properties);
+        WriteContentBody(output, channel, body, frameMax);
+    }
+
+    /// <summary>A whole publish with a multi-segment body.</summary>
+    public static void WritePublish(IBufferWriter<byte> output, ushort channel, in BasicPublish method, BasicProperties? properties, in ReadOnlySequence<byte> body, uint frameMax)
+    {
+        WriteMethod(output, channel, method);
+        WriteContentHeader(output, channel, (ulong)body.Length, properties);
+        WriteContentBody(output, channel, body, frameMax);
+    }
+
+    /// <summary>A heartbeat frame.</summary>
+    public static void WriteHeartbeat(IBufferWriter<byte> output)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        var span = output.GetSpan(AmqpConstants.FrameOverhead);
+        WriteFrameHeader(span, FrameType.Heartbeat, 0, 0);
+        span[7] = AmqpConstants.FrameEnd;
+        output.Advance(AmqpConstants.FrameOverhead);
+    }
+
+    private static uint MaxPayload(uint frameMax)
+    {
+        if (frameMax == 0) return int.MaxValue;
+        if (frameMax < AmqpConstants.MinFrameMax) throw new ArgumentOutOfRangeException(nameof(frameMax), frameMax, $"frame-max is at least {AmqpConstants.MinFrameMax} (or 0 for no limit)");
+        return frameMax - AmqpConstants.FrameOverhead;
+    }
+
+    private static void WriteFrameHeader(Span<byte> span, FrameType type, ushort channel, uint payloadSize)
+    {
+        span[0] = (byte)type;
+        BinaryPrimitives.WriteUInt16BigEndian(span[1..], channel);
+        BinaryPrimitives.WriteUInt32BigEndian(span[3..], payloadSize);
+    }
+
+    private static void WriteFrameEnd(IBufferWriter<byte> output)
+    {
+        output.GetSpan(1)[0] = AmqpConstants.FrameEnd;
+        output.Advance(1);
+    }
+}

@@ -1,0 +1,42 @@
+using System.Buffers;
+using Prewire.Framing.Methods;
+
+namespace Prewire.Framing;
+
+/// <summary>Writing a publish (method, header, body frames) into a pooled writer allocates nothing once warm.</summary>
+[Collection(nameof(Prewire.Pipeline.AllocationTests))]
+public sealed class FramingAllocationTests
+{
+    [Theory]
+    [InlineData(256)]
+    [InlineData(64 * 1024)]
+    [InlineData(1024 * 1024)]
+    public void Writing_a_publish_allocates_zero_bytes(int bodySize)
+    {
+        var body = new byte[bodySize];
+        var sequenceBody = FrameTestKit.Segmented(body, 16 * 1024);
+        var publish = new BasicPublish(0, "exchange", "routing.key", Mandatory: true, Immediate: false);
+        var properties = new BasicProperties
+        {
+            ContentType = "application/octet-stream", DeliveryMode = 2, MessageId = "0123456789abcdef",
+            Timestamp = new AmqpTimestamp(1_790_000_000),
+            Headers = new() { ["prewire.message-id"] = "0123456789abcdef", ["attempt"] = 1, ["nested"] = new Dictionary<string, object?> { ["ok"] = true } },
+        };
+        var output = new ArrayBufferWriter<byte>(bodySize + 64 * 1024);
+
+        for (var i = 0; i < 10; i++) WriteBoth(output, publish, properties, body, sequenceBody);
+        var before = GC.GetAllocatedBytesForCurrentThread();
+        for (var i = 0; i < 100; i++) WriteBoth(output, publish, properties, body, sequenceBody);
+        var allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+
+        Assert.Equal(0, allocated);
+    }
+
+    private static void WriteBoth(ArrayBufferWriter<byte> output, in BasicPublish publish, BasicProperties properties, byte[] body, in ReadOnlySequence<byte> sequenceBody)
+    {
+        output.ResetWrittenCount();
+        AmqpFrameWriter.WritePublish(output, 1, publish, properties, body, 131072);
+        output.ResetWrittenCount();
+        AmqpFrameWriter.WritePublish(output, 1, publish, properties, sequenceBody, 131072);
+    }
+}
