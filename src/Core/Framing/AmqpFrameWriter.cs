@@ -38,10 +38,14 @@ public static class AmqpFrameWriter
     }
 
     /// <summary>A content header frame for class <c>basic</c>.</summary>
-    public static void WriteContentHeader(IBufferWriter<byte> output, ushort channel, ulong bodySize, BasicProperties? properties)
+    public static void WriteContentHeader(IBufferWriter<byte> output, ushort channel, ulong bodySize, BasicProperties? properties) =>
+        WriteContentHeader(output, channel, bodySize, properties, null, 0);
+
+    internal static void WriteContentHeader(IBufferWriter<byte> output, ushort channel, ulong bodySize, BasicProperties? properties, string? extraHeader, long extraValue)
     {
         ArgumentNullException.ThrowIfNull(output);
-        var propertiesSize = properties?.GetSize() ?? 2;
+        properties ??= extraHeader is null ? null : EmptyProperties;
+        var propertiesSize = properties?.GetSize(extraHeader) ?? 2;
         var payload = 12 + propertiesSize;
         var span = output.GetSpan(AmqpConstants.FrameOverhead + payload);
         WriteFrameHeader(span, FrameType.ContentHeader, channel, (uint)payload);
@@ -50,7 +54,7 @@ public static class AmqpFrameWriter
         BinaryPrimitives.WriteUInt64BigEndian(span[11..], bodySize);
         var writer = new AmqpWriter(span.Slice(19, propertiesSize));
         if (properties is null) writer.WriteShort(0);
-        else properties.Write(ref writer);
+        else properties.Write(ref writer, extraHeader, extraValue);
         span[AmqpConstants.FrameHeaderSize + payload] = AmqpConstants.FrameEnd;
         output.Advance(AmqpConstants.FrameOverhead + payload);
     }
@@ -93,6 +97,9 @@ public static class AmqpFrameWriter
         }
     }
 
+    // Read-only by convention: only ever used to write an empty property list plus an extra header.
+    private static readonly BasicProperties EmptyProperties = new();
+
     /// <summary>A whole publish: basic.publish, the content header and the body frames.</summary>
     public static void WritePublish(IBufferWriter<byte> output, ushort channel, in BasicPublish method, BasicProperties? properties, ReadOnlySpan<byte> body, uint frameMax)
     {
@@ -106,6 +113,13 @@ public static class AmqpFrameWriter
     {
         WriteMethod(output, channel, method);
         WriteContentHeader(output, channel, (ulong)body.Length, properties);
+        WriteContentBody(output, channel, body, frameMax);
+    }
+
+    internal static void WritePublish(IBufferWriter<byte> output, ushort channel, in BasicPublish method, BasicProperties? properties, in ReadOnlySequence<byte> body, uint frameMax, string? extraHeader, long extraValue)
+    {
+        WriteMethod(output, channel, method);
+        WriteContentHeader(output, channel, (ulong)body.Length, properties, extraHeader, extraValue);
         WriteContentBody(output, channel, body, frameMax);
     }
 

@@ -48,19 +48,19 @@ public sealed class BasicProperties
     /// <summary>cluster-id (bit 2), reserved by RabbitMQ.</summary>
     public string? ClusterId { get; set; }
 
-    internal ushort Flags =>
-        (ushort)((ContentType is null ? 0 : 1 << 15) | (ContentEncoding is null ? 0 : 1 << 14) | (Headers is null ? 0 : 1 << 13)
+    internal ushort Flags(bool extraHeader) =>
+        (ushort)((ContentType is null ? 0 : 1 << 15) | (ContentEncoding is null ? 0 : 1 << 14) | (Headers is null && !extraHeader ? 0 : 1 << 13)
             | (DeliveryMode is null ? 0 : 1 << 12) | (Priority is null ? 0 : 1 << 11) | (CorrelationId is null ? 0 : 1 << 10)
             | (ReplyTo is null ? 0 : 1 << 9) | (Expiration is null ? 0 : 1 << 8) | (MessageId is null ? 0 : 1 << 7)
             | (Timestamp is null ? 0 : 1 << 6) | (Type is null ? 0 : 1 << 5) | (UserId is null ? 0 : 1 << 4)
             | (AppId is null ? 0 : 1 << 3) | (ClusterId is null ? 0 : 1 << 2));
 
-    internal int GetSize()
+    internal int GetSize(string? extraHeader = null)
     {
         var size = 2;
         if (ContentType is not null) size += AmqpWriter.ShortStringSize(ContentType);
         if (ContentEncoding is not null) size += AmqpWriter.ShortStringSize(ContentEncoding);
-        if (Headers is not null) size += FieldTable.GetSize(Headers);
+        if (Headers is not null || extraHeader is not null) size += FieldTable.GetSize(Headers, extraHeader);
         if (DeliveryMode is not null) size += 1;
         if (Priority is not null) size += 1;
         if (CorrelationId is not null) size += AmqpWriter.ShortStringSize(CorrelationId);
@@ -75,12 +75,12 @@ public sealed class BasicProperties
         return size;
     }
 
-    internal void Write(ref AmqpWriter writer)
+    internal void Write(ref AmqpWriter writer, string? extraHeader = null, long extraValue = 0)
     {
-        writer.WriteShort(Flags);
+        writer.WriteShort(Flags(extraHeader is not null));
         if (ContentType is not null) writer.WriteShortString(ContentType);
         if (ContentEncoding is not null) writer.WriteShortString(ContentEncoding);
-        if (Headers is not null) writer.WriteTable(Headers);
+        if (Headers is not null || extraHeader is not null) FieldTable.Write(ref writer, Headers, extraHeader, extraValue);
         if (DeliveryMode is { } deliveryMode) writer.WriteOctet(deliveryMode);
         if (Priority is { } priority) writer.WriteOctet(priority);
         if (CorrelationId is not null) writer.WriteShortString(CorrelationId);

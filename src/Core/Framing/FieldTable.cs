@@ -19,15 +19,27 @@ public static class FieldTable
         return size;
     }
 
-    internal static void Write(ref AmqpWriter writer, Dictionary<string, object?>? table)
+    internal static void Write(ref AmqpWriter writer, Dictionary<string, object?>? table) => Write(ref writer, table, null, 0);
+
+    // With one more 'l' entry after the table's own, written without touching the caller's dictionary
+    // (the publisher tags mandatory messages this way to match basic.return to its publish).
+    internal static int GetSize(Dictionary<string, object?>? table, string? extraKey) =>
+        GetSize(table) + (extraKey is null ? 0 : AmqpWriter.ShortStringSize(extraKey) + 1 + 8);
+
+    internal static void Write(ref AmqpWriter writer, Dictionary<string, object?>? table, string? extraKey, long extraValue)
     {
-        writer.WriteLong((uint)(GetSize(table) - 4));
-        if (table is null) return;
-        foreach (var (key, value) in table)
+        writer.WriteLong((uint)(GetSize(table, extraKey) - 4));
+        if (table is not null)
         {
-            writer.WriteShortString(key);
-            WriteValue(ref writer, value);
+            foreach (var (key, value) in table)
+            {
+                writer.WriteShortString(key);
+                WriteValue(ref writer, value);
+            }
         }
+        if (extraKey is null) return;
+        writer.WriteShortString(extraKey);
+        WriteValue(ref writer, extraValue);
     }
 
     internal static Dictionary<string, object?> Read(ref AmqpReader reader)

@@ -1,0 +1,52 @@
+namespace Prewire.Amqp;
+
+/// <summary>The broker closed the connection or the channel: <see cref="ReplyCode"/> and <see cref="ReplyText"/> are its words.</summary>
+public sealed class AmqpException : Exception
+{
+    /// <summary>Creates the exception.</summary>
+    public AmqpException(AmqpExceptionKind kind, ushort replyCode, string replyText, Exception? innerException = null)
+        : base($"{Describe(kind)}: {replyCode} {replyText}", innerException)
+    {
+        Kind = kind;
+        ReplyCode = replyCode;
+        ReplyText = replyText;
+    }
+
+    /// <summary>Creates the exception.</summary>
+    public AmqpException()
+        : this(AmqpExceptionKind.ConnectionClosed, 0, "")
+    {
+    }
+
+    /// <summary>Creates the exception.</summary>
+    public AmqpException(string message)
+        : base(message)
+    {
+        ReplyText = message;
+    }
+
+    /// <summary>Creates the exception.</summary>
+    public AmqpException(string message, Exception innerException)
+        : base(message, innerException)
+    {
+        ReplyText = message;
+    }
+
+    /// <summary>What was closed or refused.</summary>
+    public AmqpExceptionKind Kind { get; }
+
+    /// <summary>The AMQP reply code (e.g. 403, 404, 312).</summary>
+    public ushort ReplyCode { get; }
+
+    /// <summary>The broker's reply text.</summary>
+    public string ReplyText { get; } = "";
+
+    private static string Describe(AmqpExceptionKind kind) => kind switch
+    {
+        AmqpExceptionKind.ConnectionClosed => "the broker closed the connection",
+        AmqpExceptionKind.ChannelClosed => "the broker closed the channel",
+        AmqpExceptionKind.Nacked => "the broker refused the message (basic.nack)",
+        AmqpExceptionKind.Returned => "the broker returned the message as unroutable",
+        _ => "AMQP error",
+    };
+}

@@ -1,0 +1,108 @@
+using System.Buffers;
+using System.Text;
+using Prewire.Framing;
+using Prewire.Framing.Methods;
+
+namespace Prewire.Amqp;
+
+public sealed partial class AmqpPublisher
+{
+    private async Task HandshakeAsync(AmqpPublisherOptions options, CancellationToken cancellationToken)
+    {
+        var output = _connection.Output;
+        AmqpFrameWriter.WriteProtocolHeader(output);
+        await output.FlushAsync(cancellationToken).ConfigureAwait(false);
+
+        var start = await ExpectAsync<ConnectionStart>(cancellationToken).ConfigureAwait(false);
+        if (!Encoding.UTF8.GetString(start.Mechanisms).Split(' ').Contains("PLAIN"))
+            throw new IOException($"{Broker} does not offer PLAIN authentication (it offers {Encoding.UTF8.GetString(start.Mechanisms)})");
+
+        AmqpFrameWriter.WriteMethod(output, 0, new ConnectionStartOk(ClientProperties(options.ClientName), "PLAIN", PlainResponse(), "en_US"));
+        await output.FlushAsync(cancellationToken).ConfigureAwait(false);
+
+        var tune = await ExpectAsync<ConnectionTune>(cancellationToken).ConfigureAwait(false);
+        _frameMax = Negotiate(tune.FrameMax, options.RequestedFrameMax);
+        var heartbeat = (ushort)Negotiate(tune.Heartbeat, (uint)Math.Min(ushort.MaxValue, options.RequestedHeartbeat.TotalSeconds));
+        if (options.RequestedHeartbeat == TimeSpan.Zero) heartbeat = 0;
+        _heartbeat = TimeSpan.FromSeconds(heartbeat);
+        AmqpFrameWriter.WriteMethod(output, 0, new ConnectionTuneOk(tune.ChannelMax, _frameMax, heartbeat));
+        AmqpFrameWriter.WriteMethod(output, 0, new ConnectionOpen(_address.VirtualHost, "", false));
+        await output.FlushAsync(cancellationToken).ConfigureAwait(false);
+        await ExpectAsync<ConnectionOpenOk>(cancellationToken).ConfigureAwait(false);
+
+        AmqpFrameWriter.WriteMethod(output, ChannelNumber, new ChannelOpen(""));
+        await output.FlushAsync(cancellationToken).ConfigureAwait(false);
+        await ExpectAsync<ChannelOpenOk>(cancellationToken).ConfigureAwait(false);
+
+        AmqpFrameWriter.WriteMethod(output, ChannelNumber, new ConfirmSelect(false));
+        await output.FlushAsync(cancellationToken).ConfigureAwait(false);
+        await ExpectAsync<ConfirmSelectOk>(cancellationToken).ConfigureAwait(false);
+    }
+
+    // AMQP's rule: when one side says 0 (no limit), the other side's value holds; else the smaller.
+    private static uint Negotiate(uint server, uint client) => server == 0 || client == 0 ? Math.Max(server, client) : Math.Min(server, client);
+
+    private byte[] PlainResponse()
+    {
+        var user = Encoding.UTF8.GetBytes(_address.User);
+        var password = Encoding.UTF8.GetBytes(_address.Password);
+        var response = new byte[2 + user.Length + password.Length];
+        user.CopyTo(response, 1);
+        password.CopyTo(response, 2 + user.Length);
+        return response;
+    }
+
+    private static Dictionary<string, object?> ClientProperties(string name) => new()
+    {
+        ["product"] = "Prewire",
+        ["platform"] = ".NET",
+        ["connection_name"] = name,
+        ["capabilities"] = new Dictionary<string, object?>
+        {
+            ["publisher_confirms"] = true,
+            ["basic.nack"] = true,
+            ["connection.blocked"] = true,
+            // Ask for connection.close with the reason instead of a silent hang-up on bad credentials.
+            ["authentication_failure_close"] = true,
+        },
+    };
+
+    /// <summary>Reads frames until method <typeparamref name="T"/>; heartbeats are skipped, a close from the broker is thrown.</summary>
+    private async Task<T> ExpectAsync<T>(CancellationToken cancellationToken)
+        where T : struct, IAmqpMethod<T>
+    {
+        var input = _connection.Input;
+        while (true)
+        {
+            var result = await input.ReadAsync(cancellationToken).ConfigureAwait(false);
+            var buffer = result.Buffer;
+            T? method = null;
+            try
+            {
+                while (method is null && AmqpFrameReader.TryReadFrame(ref buffer, _frameMax, out var frame))
+                {
+                    if (frame.Type == FrameType.Heartbeat) continue;
+                    var id = AmqpFrameReader.ReadMethodId(frame);
+                    if (id == (ConnectionClose.ClassId, ConnectionClose.MethodId))
+                    {
+                        var close = AmqpFrameReader.ReadMethod<ConnectionClose>(frame);
+                        throw new AmqpException(AmqpExceptionKind.ConnectionClosed, close.ReplyCode, close.ReplyText);
+                    }
+                    if (id == (ChannelClose.ClassId, ChannelClose.MethodId))
+                    {
+                        var close = AmqpFrameReader.ReadMethod<ChannelClose>(frame);
+                        throw new AmqpException(AmqpExceptionKind.ChannelClosed, close.ReplyCode, close.ReplyText);
+                    }
+                    method = AmqpFrameReader.ReadMethod<T>(frame);
+                }
+            }
+            finally
+            {
+                input.AdvanceTo(buffer.Start, buffer.End);
+            }
+            if (method is { } found) return found;
+            if (result.IsCompleted)
+                throw new IOException($"{Broker} closed the connection during the handshake, before {typeof(T).Name}");
+        }
+    }
+}

@@ -1,0 +1,163 @@
+using System.Buffers;
+using Prewire.Framing;
+using Prewire.Framing.Methods;
+
+namespace Prewire.Amqp;
+
+public sealed partial class AmqpPublisher
+{
+    /// <summary>Reads what the broker sends after the handshake: confirms, returns, blocks, closes, heartbeats.</summary>
+    private async Task ReadLoopAsync()
+    {
+        var input = _connection.Input;
+        try
+        {
+            while (true)
+            {
+                var result = await input.ReadAsync(_stopping.Token).ConfigureAwait(false);
+                var buffer = result.Buffer;
+                try
+                {
+                    while (AmqpFrameReader.TryReadFrame(ref buffer, _frameMax, out var frame))
+                    {
+                        Volatile.Write(ref _lastReceived, Environment.TickCount64);
+                        Handle(frame);
+                    }
+                }
+                finally
+                {
+                    input.AdvanceTo(buffer.Start, buffer.End);
+                }
+                if (result.IsCompleted)
+                {
+                    Fail(new IOException($"{Broker} closed the connection"));
+                    return;
+                }
+            }
+        }
+        catch (OperationCanceledException) when (_stopping.IsCancellationRequested)
+        {
+        }
+        catch (Exception e) when (e is IOException or AmqpProtocolException or AmqpException or ObjectDisposedException or InvalidOperationException)
+        {
+            Fail(e is AmqpProtocolException ? new IOException($"{Broker} sent invalid AMQP: {e.Message}", e) : e);
+        }
+    }
+
+    private void Handle(in Frame frame)
+    {
+        switch (frame.Type)
+        {
+            case FrameType.Method:
+                HandleMethod(frame);
+                break;
+            case FrameType.ContentHeader when _return is { } returned:
+                var header = AmqpFrameReader.ReadContentHeader(frame);
+                if (header.Properties.Headers?.GetValueOrDefault(SequenceHeader) is long sequence)
+                    _confirms.Returned((ulong)sequence, returned.Code, returned.Text);
+                _return = null;
+                _skipBody = header.BodySize;
+                break;
+            case FrameType.ContentBody:
+                _skipBody -= Math.Min(_skipBody, (ulong)frame.Payload.Length);
+                break;
+        }
+    }
+
+    private void HandleMethod(in Frame frame)
+    {
+        switch (AmqpFrameReader.ReadMethodId(frame))
+        {
+            case (60, 80):
+                var ack = AmqpFrameReader.ReadMethod<BasicAck>(frame);
+                _confirms.Ack(ack.DeliveryTag, ack.Multiple);
+                break;
+            case (60, 120):
+                var nack = AmqpFrameReader.ReadMethod<BasicNack>(frame);
+                _confirms.Nack(nack.DeliveryTag, nack.Multiple);
+                break;
+            case (60, 50):
+                var basicReturn = AmqpFrameReader.ReadMethod<BasicReturn>(frame);
+                _return = (basicReturn.ReplyCode, basicReturn.ReplyText);
+                break;
+            case (10, 60):
+                _unblocked = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+                break;
+            case (10, 61):
+                _unblocked.TrySetResult();
+                break;
+            case (10, 50):
+                var close = AmqpFrameReader.ReadMethod<ConnectionClose>(frame);
+                Fail(new AmqpException(AmqpExceptionKind.ConnectionClosed, close.ReplyCode, close.ReplyText));
+                _ = ReplyAsync(0, new ConnectionCloseOk());
+                break;
+            case (10, 51):
+                _closed.TrySetResult();
+                break;
+            case (20, 40):
+                var channelClose = AmqpFrameReader.ReadMethod<ChannelClose>(frame);
+                Fail(new AmqpException(AmqpExceptionKind.ChannelClosed, channelClose.ReplyCode, channelClose.ReplyText));
+                _ = ReplyAsync(ChannelNumber, new ChannelCloseOk());
+                break;
+        }
+    }
+
+    private async Task ReplyAsync<T>(ushort channel, T method)
+        where T : struct, IAmqpMethod<T>
+    {
+        try
+        {
+            await _writeLock.WaitAsync().ConfigureAwait(false);
+            try
+            {
+                AmqpFrameWriter.WriteMethod(_connection.Output, channel, method);
+                await _connection.Output.FlushAsync().ConfigureAwait(false);
+            }
+            finally
+            {
+                _writeLock.Release();
+            }
+        }
+        catch (Exception e) when (e is IOException or InvalidOperationException or ObjectDisposedException)
+        {
+            // The broker is hanging up anyway; the reply is a courtesy.
+        }
+    }
+
+    /// <summary>Sends a heartbeat every half interval; two silent intervals from the broker fail the connection.</summary>
+    private async Task HeartbeatLoopAsync()
+    {
+        using var timer = new PeriodicTimer(_heartbeat / 2);
+        try
+        {
+            while (await timer.WaitForNextTickAsync(_stopping.Token).ConfigureAwait(false) && _failure is null)
+            {
+                var silent = TimeSpan.FromMilliseconds(Environment.TickCount64 - Volatile.Read(ref _lastReceived));
+                if (silent > _heartbeat * 2)
+                {
+                    var missed = new IOException($"{Broker} sent nothing for {silent.TotalSeconds:0} s (heartbeat {_heartbeat.TotalSeconds:0} s): connection considered dead");
+                    Fail(missed);
+                    _connection.Abort(missed);
+                    return;
+                }
+                await _writeLock.WaitAsync(_stopping.Token).ConfigureAwait(false);
+                try
+                {
+                    AmqpFrameWriter.WriteHeartbeat(_connection.Output);
+                    await _connection.Output.FlushAsync(_stopping.Token).ConfigureAwait(false);
+                }
+                finally
+                {
+                    _writeLock.Release();
+                }
+            }
+        }
+        catch (OperationCanceledException) when (_stopping.IsCancellationRequested)
+        {
+        }
+        catch (Exception e) when (e is IOException or InvalidOperationException or ObjectDisposedException)
+        {
+            Fail(e);
+        }
+    }
+}

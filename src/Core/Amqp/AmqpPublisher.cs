@@ -1,0 +1,217 @@
+using System.Buffers;
+using System.IO.Pipelines;
+using System.Runtime.CompilerServices;
+using Prewire.Amqp.Internal;
+using Prewire.Framing;
+using Prewire.Framing.Methods;
+using Prewire.Tasks;
+using Prewire.Transport;
+
+namespace Prewire.Amqp;
+
+/// <summary>
+/// A zero-copy AMQP 0-9-1 publisher with publisher confirms, on one connection and one channel.
+/// <see cref="PublishAsync(string, string, BasicProperties?, ReadOnlySequence{byte}, bool, CancellationToken)"/>
+/// writes the frames straight into the connection's <see cref="PipeWriter"/> on the caller's thread:
+/// the body goes from the caller's memory into the pipe's, and nowhere else. Concurrent publishers
+/// take turns at the writer without blocking a thread; each one's task completes when the broker
+/// confirmed its message.
+/// </summary>
+/// <remarks>
+/// The task of a publish fails with <see cref="AmqpException"/> when the broker nacks it, returns it
+/// (mandatory, unroutable) or closes the channel or connection, and with <see cref="IOException"/>
+/// when the connection is lost: every publish not yet confirmed then fails; none is reported
+/// confirmed that the broker did not ack. While the broker has blocked the connection (a resource
+/// alarm), publishes wait. Cancelling a publish stops the wait; a message already written is not
+/// taken back.
+/// </remarks>
+public sealed partial class AmqpPublisher : IAsyncDisposable
+{
+    private const ushort ChannelNumber = 1;
+    private const string SequenceHeader = "x-prewire-publish-seq";
+
+    private static readonly TaskCompletionSource Open = CompletedGate();
+
+    private readonly SocketConnection _connection;
+    private readonly AmqpAddress _address;
+    private readonly SemaphoreSlim _writeLock = new(1, 1);
+    private readonly ConfirmTracker _confirms = new();
+    private readonly TaskCompletionSource _closed = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly CancellationTokenSource _stopping = new();
+    private volatile TaskCompletionSource _unblocked = Open;
+    private volatile Exception? _failure;
+    private uint _frameMax = AmqpConstants.MinFrameMax;
+    private TimeSpan _heartbeat;
+    private ulong _nextSequence;
+    private long _lastReceived = Environment.TickCount64;
+    private Task _reading = Task.CompletedTask;
+    private Task _heartbeating = Task.CompletedTask;
+
+    // Reading a basic.return: its content header names the publish; its body is skipped.
+    private (ushort Code, string Text)? _return;
+    private ulong _skipBody;
+
+    private AmqpPublisher(SocketConnection connection, AmqpAddress address)
+    {
+        _connection = connection;
+        _address = address;
+    }
+
+    /// <summary>The broker, without credentials.</summary>
+    public string Broker => _address.ToString();
+
+    /// <summary>The negotiated frame-max.</summary>
+    public uint FrameMax => _frameMax;
+
+    /// <summary>The negotiated heartbeat interval (zero: none).</summary>
+    public TimeSpan Heartbeat => _heartbeat;
+
+    /// <summary>True while the broker has blocked publishing (connection.blocked).</summary>
+    public bool IsBlocked => !_unblocked.Task.IsCompleted;
+
+    /// <summary>Connects, authenticates (PLAIN), tunes, opens the virtual host and a channel in confirm mode.</summary>
+    /// <exception cref="IOException">The broker could not be reached or hung up; the message names it.</exception>
+    /// <exception cref="AmqpException">The broker refused: credentials (403), virtual host (530), ...</exception>
+    public static async Task<AmqpPublisher> ConnectAsync(AmqpPublisherOptions options, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        var address = AmqpAddress.Parse(options.Uri);
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        timeout.CancelAfter(options.HandshakeTimeout);
+        var connection = await SocketConnection.ConnectAsync(address.Host, address.Port, options.Transport, timeout.Token).ConfigureAwait(false);
+        var publisher = new AmqpPublisher(connection, address);
+        try
+        {
+            await publisher.HandshakeAsync(options, timeout.Token).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
+        {
+            await connection.DisposeAsync().ConfigureAwait(false);
+            throw new IOException($"{address} did not complete the AMQP handshake within {options.HandshakeTimeout.TotalSeconds:0.#} s");
+        }
+        catch
+        {
+            await connection.DisposeAsync().ConfigureAwait(false);
+            throw;
+        }
+        publisher._reading = publisher.ReadLoopAsync();
+        if (publisher._heartbeat > TimeSpan.Zero) publisher._heartbeating = publisher.HeartbeatLoopAsync();
+        return publisher;
+    }
+
+    /// <summary>Publishes <paramref name="body"/>; completes when the broker confirmed it.</summary>
+    public ValueTask PublishAsync(string exchange, string routingKey, BasicProperties? properties, ReadOnlyMemory<byte> body, bool mandatory = false, CancellationToken cancellationToken = default) =>
+        PublishCoreAsync(exchange, routingKey, properties, new ReadOnlySequence<byte>(body), mandatory, owner: null, cancellationToken);
+
+    /// <summary>Publishes a multi-segment <paramref name="body"/>; completes when the broker confirmed it.</summary>
+    public ValueTask PublishAsync(string exchange, string routingKey, BasicProperties? properties, ReadOnlySequence<byte> body, bool mandatory = false, CancellationToken cancellationToken = default) =>
+        PublishCoreAsync(exchange, routingKey, properties, body, mandatory, owner: null, cancellationToken);
+
+    /// <summary>
+    /// Publishes the first <paramref name="length"/> bytes of <paramref name="owner"/>'s memory and
+    /// disposes <paramref name="owner"/> as soon as they are written to the pipe (before the confirm),
+    /// or when the publish fails before that.
+    /// </summary>
+    public ValueTask PublishAsync(string exchange, string routingKey, BasicProperties? properties, IMemoryOwner<byte> owner, int length, bool mandatory = false, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(owner);
+        return PublishCoreAsync(exchange, routingKey, properties, new ReadOnlySequence<byte>(owner.Memory[..length]), mandatory, owner, cancellationToken);
+    }
+
+    /// <summary>Closes the channel's connection politely (connection.close, then close-ok) and the socket.</summary>
+    public async Task CloseAsync(CancellationToken cancellationToken = default)
+    {
+        if (_failure is null)
+        {
+            await _writeLock.WaitAsync(cancellationToken).ConfigureAwait(false);
+            try
+            {
+                if (_failure is null)
+                {
+                    AmqpFrameWriter.WriteMethod(_connection.Output, 0, new ConnectionClose(200, "Goodbye", 0, 0));
+                    await _connection.Output.FlushAsync(cancellationToken).ConfigureAwait(false);
+                }
+            }
+            finally
+            {
+                _writeLock.Release();
+            }
+            await Task.WhenAny(_closed.Task, Task.Delay(TimeSpan.FromSeconds(5), cancellationToken)).ConfigureAwait(false);
+        }
+        Fail(new ObjectDisposedException(nameof(AmqpPublisher), $"the publisher to {Broker} was closed"));
+        await _connection.CloseAsync(TimeSpan.FromSeconds(2)).ConfigureAwait(false);
+    }
+
+    /// <inheritdoc />
+    public async ValueTask DisposeAsync()
+    {
+        if (_failure is null) await CloseAsync().ConfigureAwait(false);
+        await _stopping.CancelAsync().ConfigureAwait(false);
+        await _connection.DisposeAsync().ConfigureAwait(false);
+        await Task.WhenAll(_reading, _heartbeating).ConfigureAwait(false);
+        _stopping.Dispose();
+        _writeLock.Dispose();
+    }
+
+    // Usually suspends (the confirm is a network round trip), so its state machine comes from a pool.
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
+    private async ValueTask PublishCoreAsync(string exchange, string routingKey, BasicProperties? properties, ReadOnlySequence<byte> body, bool mandatory, IMemoryOwner<byte>? owner, CancellationToken cancellationToken)
+    {
+        PooledCompletion<bool> confirm;
+        try
+        {
+            var unblocked = _unblocked.Task;
+            if (!unblocked.IsCompleted) await unblocked.WaitAsync(cancellationToken).ConfigureAwait(false);
+            await _writeLock.WaitAsync(cancellationToken).ConfigureAwait(false);
+            try
+            {
+                ThrowIfFailed();
+                var sequence = ++_nextSequence;
+                confirm = _confirms.Register(sequence);
+                AmqpFrameWriter.WritePublish(_connection.Output, ChannelNumber, new BasicPublish(0, exchange, routingKey, mandatory, false),
+                    properties, body, _frameMax, mandatory ? SequenceHeader : null, (long)sequence);
+                owner?.Dispose();
+                owner = null;
+                var flushed = await _connection.Output.FlushAsync(cancellationToken).ConfigureAwait(false);
+                if (flushed.IsCompleted) ThrowIfFailed();
+            }
+            finally
+            {
+                _writeLock.Release();
+            }
+        }
+        finally
+        {
+            owner?.Dispose();
+        }
+        await confirm.Task.ConfigureAwait(false);
+    }
+
+    private void ThrowIfFailed()
+    {
+        if (_failure is { } failure) throw Rethrowable(failure);
+    }
+
+    private static Exception Rethrowable(Exception failure) => failure switch
+    {
+        AmqpException amqp => new AmqpException(amqp.Kind, amqp.ReplyCode, amqp.ReplyText, amqp),
+        ObjectDisposedException disposed => new ObjectDisposedException(disposed.ObjectName, disposed.Message),
+        _ => new IOException(failure.Message, failure),
+    };
+
+    /// <summary>The connection or channel is gone: fail everything outstanding, once, and release waiters.</summary>
+    private void Fail(Exception failure)
+    {
+        if (Interlocked.CompareExchange(ref _failure, failure, null) is not null) return;
+        _confirms.FailAll(failure);
+        _unblocked.TrySetException(failure);
+        _closed.TrySetResult();
+    }
+
+    private static TaskCompletionSource CompletedGate()
+    {
+        var gate = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        gate.SetResult();
+        return gate;
+    }
+}

@@ -1,0 +1,163 @@
+using System.IO.Pipelines;
+using System.Net;
+using System.Net.Sockets;
+
+namespace Prewire.Transport;
+
+/// <summary>
+/// A TCP connection as a duplex pipe: <see cref="Input"/> is what the peer sent, <see cref="Output"/>
+/// what goes to it. One loop moves received bytes into <see cref="Input"/>, another sends what is
+/// flushed to <see cref="Output"/>; both respect the back-pressure thresholds in
+/// <see cref="SocketConnectionOptions"/>. Failures carry the endpoint in their message.
+/// </summary>
+public sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
+{
+    private readonly Socket _socket;
+    private readonly Pipe _input;
+    private readonly Pipe _output;
+    private readonly Task _receiving;
+    private readonly Task _sending;
+    private int _aborted;
+
+    private SocketConnection(Socket socket, string endpoint, SocketConnectionOptions options)
+    {
+        _socket = socket;
+        Endpoint = endpoint;
+        var scheduler = options.UnsafePreferInlineScheduling ? PipeScheduler.Inline : PipeScheduler.ThreadPool;
+        _input = new Pipe(new PipeOptions(options.MemoryPool, readerScheduler: scheduler, writerScheduler: scheduler,
+            pauseWriterThreshold: options.MaxReadBufferSize, resumeWriterThreshold: options.MaxReadBufferSize / 2, useSynchronizationContext: false));
+        _output = new Pipe(new PipeOptions(options.MemoryPool, readerScheduler: scheduler, writerScheduler: scheduler,
+            pauseWriterThreshold: options.MaxWriteBufferSize, resumeWriterThreshold: options.MaxWriteBufferSize / 2, useSynchronizationContext: false));
+        _receiving = ReceiveAsync();
+        _sending = SendAsync();
+    }
+
+    /// <summary>host:port of the peer, for messages.</summary>
+    public string Endpoint { get; }
+
+    /// <summary>What the peer sent. Completes with an <see cref="IOException"/> naming the endpoint when the connection fails.</summary>
+    public PipeReader Input => _input.Reader;
+
+    /// <summary>What to send. <c>FlushAsync</c> waits while more than <see cref="SocketConnectionOptions.MaxWriteBufferSize"/> is unsent.</summary>
+    public PipeWriter Output => _output.Writer;
+
+    /// <summary>Connects to <paramref name="host"/>:<paramref name="port"/>.</summary>
+    /// <exception cref="IOException">The peer could not be reached; the message names it.</exception>
+    public static async Task<SocketConnection> ConnectAsync(string host, int port, SocketConnectionOptions? options = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(host);
+        options ??= new SocketConnectionOptions();
+        var endpoint = $"{host}:{port}";
+        var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = options.NoDelay };
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        timeout.CancelAfter(options.ConnectTimeout);
+        try
+        {
+            await socket.ConnectAsync(new DnsEndPoint(host, port), timeout.Token).ConfigureAwait(false);
+        }
+        catch (Exception e) when (e is SocketException or OperationCanceledException)
+        {
+            socket.Dispose();
+            if (e is OperationCanceledException && cancellationToken.IsCancellationRequested) throw;
+            var reason = e is SocketException socketError ? socketError.Message : $"no answer within {options.ConnectTimeout.TotalSeconds:0.#} s";
+            throw new IOException($"cannot connect to {endpoint}: {reason}", e);
+        }
+        return new SocketConnection(socket, endpoint, options);
+    }
+
+    /// <summary>
+    /// Orderly close: sends what was already flushed, shuts the sending side down, then waits for
+    /// the peer to close its side (up to <paramref name="timeout"/>) before releasing the socket.
+    /// </summary>
+    public async Task CloseAsync(TimeSpan timeout)
+    {
+        await _output.Writer.CompleteAsync().ConfigureAwait(false);
+        await _sending.ConfigureAwait(false);
+        try
+        {
+            _socket.Shutdown(SocketShutdown.Send);
+        }
+        catch (SocketException)
+        {
+            // Already gone: nothing left to close politely.
+        }
+        await Task.WhenAny(_receiving, Task.Delay(timeout)).ConfigureAwait(false);
+        Abort(null);
+        await _receiving.ConfigureAwait(false);
+    }
+
+    /// <summary>
+    /// Tears the connection down at once: unsent data is dropped, <see cref="Input"/> completes (with
+    /// <paramref name="reason"/>, when given) and <see cref="Output"/> refuses further writes.
+    /// </summary>
+    public void Abort(Exception? reason)
+    {
+        if (Interlocked.Exchange(ref _aborted, 1) != 0) return;
+        _socket.Dispose();
+        _output.Reader.CancelPendingRead();
+        if (reason is not null) _input.Writer.Complete(reason);
+    }
+
+    /// <inheritdoc />
+    public async ValueTask DisposeAsync()
+    {
+        Abort(null);
+        await Task.WhenAll(_receiving, _sending).ConfigureAwait(false);
+    }
+
+    private async Task ReceiveAsync()
+    {
+        var writer = _input.Writer;
+        Exception? error = null;
+        try
+        {
+            while (true)
+            {
+                var memory = writer.GetMemory(4096);
+                var received = await _socket.ReceiveAsync(memory, SocketFlags.None).ConfigureAwait(false);
+                if (received == 0) break; // the peer closed its side
+                writer.Advance(received);
+                var flush = await writer.FlushAsync().ConfigureAwait(false);
+                if (flush.IsCompleted || flush.IsCanceled) break; // the application stopped reading
+            }
+        }
+        catch (Exception e) when (e is SocketException or ObjectDisposedException)
+        {
+            if (Volatile.Read(ref _aborted) == 0) error = new IOException($"connection to {Endpoint} failed while receiving: {e.Message}", e);
+        }
+        await writer.CompleteAsync(error).ConfigureAwait(false);
+    }
+
+    private async Task SendAsync()
+    {
+        var reader = _output.Reader;
+        Exception? error = null;
+        try
+        {
+            while (true)
+            {
+                var result = await reader.ReadAsync().ConfigureAwait(false);
+                if (result.IsCanceled) break; // aborted
+                var buffer = result.Buffer;
+                foreach (var segment in buffer)
+                {
+                    var remaining = segment;
+                    while (!remaining.IsEmpty)
+                    {
+                        var sent = await _socket.SendAsync(remaining, SocketFlags.None).ConfigureAwait(false);
+                        remaining = remaining[sent..];
+                    }
+                }
+                reader.AdvanceTo(buffer.End);
+                if (result.IsCompleted) break;
+            }
+        }
+        catch (Exception e) when (e is SocketException or ObjectDisposedException)
+        {
+            error = new IOException($"connection to {Endpoint} failed while sending: {e.Message}", e);
+            // The receive side learns of it too, so a reader waiting on Input does not wait forever.
+            Abort(error);
+        }
+        await reader.CompleteAsync(error).ConfigureAwait(false);
+    }
+}

@@ -1,0 +1,41 @@
+using System.Buffers;
+
+namespace Prewire.Transport;
+
+/// <summary>Options of a <see cref="SocketConnection"/>.</summary>
+public sealed class SocketConnectionOptions
+{
+    /// <summary>Bytes received but not yet read by the application before the socket stops reading.</summary>
+    /// <remarks>Defaults to 1 MiB. Reading resumes when the backlog falls under half of it.</remarks>
+    public long MaxReadBufferSize { get; set; } = 1024 * 1024;
+
+    /// <summary>
+    /// Bytes written by the application but not yet sent before <c>FlushAsync</c> waits: the
+    /// back-pressure that keeps what is in flight bounded however fast publishers write.
+    /// </summary>
+    /// <remarks>Defaults to 1 MiB. Writers resume when the backlog falls under half of it.</remarks>
+    public long MaxWriteBufferSize { get; set; } = 1024 * 1024;
+
+    /// <summary>Where the pipes take their buffers from.</summary>
+    /// <remarks>Defaults to <see cref="MemoryPool{T}.Shared"/>.</remarks>
+    public MemoryPool<byte> MemoryPool { get; set; } = MemoryPool<byte>.Shared;
+
+    /// <summary>Disables Nagle's algorithm, so small frames (acks, heartbeats) go out at once.</summary>
+    /// <remarks>Defaults to <see langword="true"/>.</remarks>
+    public bool NoDelay { get; set; } = true;
+
+    /// <summary>How long <see cref="SocketConnection.ConnectAsync(string, int, SocketConnectionOptions?, CancellationToken)"/> waits for the peer.</summary>
+    /// <remarks>Defaults to 10 seconds.</remarks>
+    public TimeSpan ConnectTimeout { get; set; } = TimeSpan.FromSeconds(10);
+
+    /// <summary>
+    /// Runs pipe continuations inline on the thread that completed the I/O instead of dispatching them
+    /// to the thread pool. Unsafe, hence the name: the code awaiting <c>ReadAsync</c> or <c>FlushAsync</c>
+    /// then runs on the socket's completion thread, and if it blocks (a lock, a synchronous wait, slow
+    /// work) it stalls this connection's I/O, and with <c>DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1</c>
+    /// the socket engine's thread itself, for every connection. For code that only parses and hands off;
+    /// it saves a thread-pool hop per read and per flush.
+    /// </summary>
+    /// <remarks>Defaults to <see langword="false"/> (thread pool).</remarks>
+    public bool UnsafePreferInlineScheduling { get; set; }
+}

@@ -1,0 +1,108 @@
+using Prewire.Framing;
+using RabbitMQ.Client;
+
+namespace Prewire.Amqp;
+
+/// <summary>Our publisher against the real broker; RabbitMQ.Client consumes and compares.</summary>
+public sealed class AmqpPublisherTests
+{
+    private static AmqpPublisherOptions Options(Uri? uri = null) => new() { Uri = uri ?? TestBroker.Uri, ClientName = "prewire-tests" };
+
+    [Fact]
+    public async Task Messages_of_every_size_arrive_byte_for_byte_with_their_properties()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        var queue = $"test.{Guid.NewGuid():N}";
+        await using var official = await TestBroker.OfficialClientAsync();
+        await using var channel = await official.CreateChannelAsync(cancellationToken: ct);
+        await channel.QueueDeclareAsync(queue, durable: false, exclusive: false, autoDelete: false, cancellationToken: ct);
+
+        await using var publisher = await AmqpPublisher.ConnectAsync(Options(), ct);
+        var frameMax = (int)publisher.FrameMax;
+        int[] sizes = [0, 1, 100, frameMax - 9, frameMax - 8, frameMax - 7, frameMax, frameMax + 1, 3 * frameMax, 1 << 20];
+        var bodies = sizes.Select((size, i) => { var b = new byte[size]; new Random(i).NextBytes(b); return b; }).ToArray();
+
+        // Four publishers at once, each message awaited until confirmed; one in three as a multi-segment body.
+        await Task.WhenAll(Enumerable.Range(0, 4).Select(worker => Task.Run(async () =>
+        {
+            for (var i = worker; i < bodies.Length; i += 4)
+            {
+                var properties = new Prewire.Framing.BasicProperties
+                {
+                    MessageId = $"m{i}", ContentType = "application/octet-stream", DeliveryMode = 2,
+                    Headers = new() { ["index"] = i, ["name"] = "prewire", ["nested"] = new Dictionary<string, object?> { ["ok"] = true } },
+                };
+                if (i % 3 == 0) await publisher.PublishAsync("", queue, properties, Prewire.Framing.FrameTestKit.Segmented(bodies[i], 1000), mandatory: true, ct);
+                else await publisher.PublishAsync("", queue, properties, bodies[i], mandatory: true, ct);
+            }
+        }, ct)));
+
+        var received = new Dictionary<string, BasicGetResult>();
+        while (received.Count < bodies.Length)
+        {
+            var message = await channel.BasicGetAsync(queue, autoAck: true, ct);
+            Assert.NotNull(message);
+            received[message.BasicProperties.MessageId!] = message;
+        }
+        for (var i = 0; i < bodies.Length; i++)
+        {
+            var message = received[$"m{i}"];
+            Assert.True(bodies[i].AsSpan().SequenceEqual(message.Body.Span), $"body of m{i} ({bodies[i].Length} bytes) differs");
+            Assert.Equal("application/octet-stream", message.BasicProperties.ContentType);
+            Assert.Equal(DeliveryModes.Persistent, message.BasicProperties.DeliveryMode);
+            Assert.Equal(i, message.BasicProperties.Headers!["index"]);
+            Assert.Equal("prewire"u8.ToArray(), (byte[])message.BasicProperties.Headers["name"]!);
+            Assert.Equal(true, ((Dictionary<string, object?>)message.BasicProperties.Headers["nested"]!)["ok"]);
+        }
+    }
+
+    [Fact]
+    public async Task An_unroutable_mandatory_message_fails_as_returned()
+    {
+        await using var publisher = await AmqpPublisher.ConnectAsync(Options(), TestContext.Current.CancellationToken);
+        var e = await Assert.ThrowsAsync<AmqpException>(async () =>
+            await publisher.PublishAsync("", $"nowhere.{Guid.NewGuid():N}", null, new byte[10], mandatory: true, TestContext.Current.CancellationToken));
+        Assert.Equal((AmqpExceptionKind.Returned, (ushort)312), (e.Kind, e.ReplyCode));
+        Assert.Contains("NO_ROUTE", e.Message, StringComparison.Ordinal);
+
+        // The channel stays usable: a routable publish after it is confirmed.
+        await publisher.PublishAsync("amq.fanout", "", null, new byte[1], mandatory: false, TestContext.Current.CancellationToken);
+    }
+
+    [Fact]
+    public async Task A_missing_exchange_closes_the_channel_with_the_brokers_words()
+    {
+        await using var publisher = await AmqpPublisher.ConnectAsync(Options(), TestContext.Current.CancellationToken);
+        var e = await Assert.ThrowsAsync<AmqpException>(async () =>
+            await publisher.PublishAsync($"missing.{Guid.NewGuid():N}", "rk", null, new byte[10], cancellationToken: TestContext.Current.CancellationToken));
+        Assert.Equal((AmqpExceptionKind.ChannelClosed, (ushort)404), (e.Kind, e.ReplyCode));
+        Assert.Contains("NOT_FOUND - no exchange 'missing.", e.Message, StringComparison.Ordinal);
+
+        // Later publishes fail at once with the same reason instead of hanging.
+        var again = await Assert.ThrowsAsync<AmqpException>(async () =>
+            await publisher.PublishAsync("", "rk", null, new byte[1], cancellationToken: TestContext.Current.CancellationToken));
+        Assert.Equal(404, again.ReplyCode);
+    }
+
+    [Fact]
+    public async Task A_wrong_password_is_a_clear_authentication_error()
+    {
+        var wrong = new UriBuilder(TestBroker.Uri) { Password = "not-the-password" }.Uri;
+        var e = await Assert.ThrowsAsync<AmqpException>(() => AmqpPublisher.ConnectAsync(Options(wrong), TestContext.Current.CancellationToken));
+        Assert.Equal((AmqpExceptionKind.ConnectionClosed, (ushort)403), (e.Kind, e.ReplyCode));
+        Assert.Contains("ACCESS_REFUSED", e.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain("not-the-password", e.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task An_unreachable_broker_names_the_endpoint()
+    {
+        var port = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0);
+        port.Start();
+        var free = ((System.Net.IPEndPoint)port.LocalEndpoint).Port;
+        port.Stop();
+        var e = await Assert.ThrowsAsync<IOException>(() => AmqpPublisher.ConnectAsync(Options(new Uri($"amqp://guest:secret@127.0.0.1:{free}/")), TestContext.Current.CancellationToken));
+        Assert.StartsWith($"cannot connect to 127.0.0.1:{free}", e.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain("secret", e.Message, StringComparison.Ordinal);
+    }
+}

@@ -1,0 +1,220 @@
+using System.Buffers;
+using System.IO.Pipelines;
+using System.Net;
+using System.Net.Sockets;
+using Prewire.Framing;
+using Prewire.Framing.Methods;
+
+namespace Prewire.Transport;
+
+/// <summary>Real sockets on loopback: a test server in the test, and the throwaway RabbitMQ broker.</summary>
+public sealed class SocketConnectionTests
+{
+    public static TheoryData<bool> Schedulings => new(false, true);
+
+    [Theory]
+    [MemberData(nameof(Schedulings))]
+    public async Task Bytes_written_to_Output_come_back_through_an_echo_server_on_Input(bool inline)
+    {
+        using var server = new EchoServer();
+        await using var connection = await SocketConnection.ConnectAsync("127.0.0.1", server.Port, new SocketConnectionOptions { UnsafePreferInlineScheduling = inline }, TestContext.Current.CancellationToken);
+        var payload = new byte[1024 * 1024];
+        Random.Shared.NextBytes(payload);
+
+        var writing = Task.Run(async () =>
+        {
+            for (var offset = 0; offset < payload.Length; offset += 100_000)
+            {
+                await connection.Output.WriteAsync(payload.AsMemory(offset, Math.Min(100_000, payload.Length - offset)), TestContext.Current.CancellationToken);
+            }
+        }, TestContext.Current.CancellationToken);
+        var received = await ReadExactlyAsync(connection.Input, payload.Length);
+        await writing;
+
+        Assert.Equal(payload, received);
+    }
+
+    [Fact]
+    public async Task An_unreachable_peer_fails_with_the_endpoint_in_the_message()
+    {
+        var port = UnusedPort();
+        var e = await Assert.ThrowsAsync<IOException>(() => SocketConnection.ConnectAsync("127.0.0.1", port, cancellationToken: TestContext.Current.CancellationToken));
+        Assert.StartsWith($"cannot connect to 127.0.0.1:{port}: ", e.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task When_the_peer_closes_Input_completes_cleanly()
+    {
+        using var server = new EchoServer();
+        await using var connection = await SocketConnection.ConnectAsync("127.0.0.1", server.Port, cancellationToken: TestContext.Current.CancellationToken);
+        await server.CloseClientAsync();
+
+        var result = await connection.Input.ReadAsync(TestContext.Current.CancellationToken);
+        Assert.True(result.IsCompleted);
+    }
+
+    [Fact]
+    public async Task Abort_completes_Input_with_the_reason()
+    {
+        using var server = new EchoServer();
+        await using var connection = await SocketConnection.ConnectAsync("127.0.0.1", server.Port, cancellationToken: TestContext.Current.CancellationToken);
+
+        connection.Abort(new InvalidOperationException("heartbeat missed"));
+
+        var e = await Assert.ThrowsAsync<InvalidOperationException>(async () => await connection.Input.ReadAsync(TestContext.Current.CancellationToken));
+        Assert.Equal("heartbeat missed", e.Message);
+    }
+
+    [Fact]
+    public async Task Flush_waits_while_the_peer_does_not_read_then_resumes()
+    {
+        using var server = new EchoServer(echo: false);
+        var options = new SocketConnectionOptions { MaxWriteBufferSize = 64 * 1024 };
+        await using var connection = await SocketConnection.ConnectAsync("127.0.0.1", server.Port, options, TestContext.Current.CancellationToken);
+        var chunk = new byte[64 * 1024];
+
+        // Kernel buffers take a few MB; past them the pipe's threshold must hold writers back.
+        ValueTask<FlushResult> flush = default;
+        var written = 0L;
+        for (var i = 0; i < 2000; i++)
+        {
+            flush = connection.Output.WriteAsync(chunk, TestContext.Current.CancellationToken);
+            written += chunk.Length;
+            if (!flush.IsCompleted) break;
+        }
+        Assert.False(flush.IsCompleted, $"wrote {written} bytes to a peer that reads nothing and was never held back");
+
+        server.StartDraining();
+        await flush.AsTask().WaitAsync(TimeSpan.FromSeconds(10), TestContext.Current.CancellationToken);
+    }
+
+    [Fact]
+    public async Task Close_sends_everything_flushed_then_ends_the_stream()
+    {
+        using var server = new EchoServer(echo: false);
+        var connection = await SocketConnection.ConnectAsync("127.0.0.1", server.Port, cancellationToken: TestContext.Current.CancellationToken);
+        server.StartDraining();
+        await connection.Output.WriteAsync(new byte[300_000], TestContext.Current.CancellationToken);
+
+        await connection.CloseAsync(TimeSpan.FromSeconds(2));
+
+        Assert.Equal(300_000, await server.DrainedUntilEndOfStream.WaitAsync(TimeSpan.FromSeconds(10), TestContext.Current.CancellationToken));
+    }
+
+    [Fact]
+    public async Task Talks_to_the_real_broker_the_protocol_header_brings_connection_start()
+    {
+        var port = Environment.GetEnvironmentVariable("RABBITMQ_NODE_PORT");
+        Assert.True(port is not null, "no broker: run the tests through ./build.sh test, which starts one (RABBITMQ_NODE_PORT)");
+        await using var connection = await SocketConnection.ConnectAsync("127.0.0.1", int.Parse(port, System.Globalization.CultureInfo.InvariantCulture), cancellationToken: TestContext.Current.CancellationToken);
+
+        AmqpFrameWriter.WriteProtocolHeader(connection.Output);
+        await connection.Output.FlushAsync(TestContext.Current.CancellationToken);
+
+        while (true)
+        {
+            var result = await connection.Input.ReadAsync(TestContext.Current.CancellationToken);
+            var buffer = result.Buffer;
+            if (AmqpFrameReader.TryReadFrame(ref buffer, AmqpConstants.MinFrameMax, out var frame))
+            {
+                var start = AmqpFrameReader.ReadMethod<ConnectionStart>(frame);
+                connection.Input.AdvanceTo(buffer.Start);
+                Assert.Equal((0, 9), (start.VersionMajor, start.VersionMinor));
+                Assert.Contains("PLAIN", System.Text.Encoding.UTF8.GetString(start.Mechanisms), StringComparison.Ordinal);
+                return;
+            }
+            Assert.False(result.IsCompleted, "the broker closed the connection before connection.start");
+            connection.Input.AdvanceTo(buffer.Start, buffer.End);
+        }
+    }
+
+    private static async Task<byte[]> ReadExactlyAsync(PipeReader input, int length)
+    {
+        var received = new ArrayBufferWriter<byte>(length);
+        while (received.WrittenCount < length)
+        {
+            var result = await input.ReadAsync();
+            foreach (var segment in result.Buffer) received.Write(segment.Span);
+            input.AdvanceTo(result.Buffer.End);
+            if (result.IsCompleted) break;
+        }
+        return received.WrittenSpan.ToArray();
+    }
+
+    private static int UnusedPort()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        return ((IPEndPoint)listener.LocalEndpoint).Port;
+    }
+
+    /// <summary>A one-client loopback server: echoes, or holds bytes unread until told to drain.</summary>
+    private sealed class EchoServer : IDisposable
+    {
+        private readonly TcpListener _listener = new(IPAddress.Loopback, 0);
+        private readonly Task<Socket> _accepted;
+        private readonly TaskCompletionSource _drain = new(TaskCreationOptions.RunContinuationsAsynchronously);
+        private readonly TaskCompletionSource<long> _drained = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        public EchoServer(bool echo = true)
+        {
+            _listener.Start();
+            _accepted = _listener.AcceptSocketAsync();
+            _ = echo ? EchoAsync() : DrainAsync();
+        }
+
+        public int Port => ((IPEndPoint)_listener.LocalEndpoint).Port;
+
+        public Task<long> DrainedUntilEndOfStream => _drained.Task;
+
+        public void StartDraining() => _drain.TrySetResult();
+
+        public async Task CloseClientAsync() => (await _accepted).Shutdown(SocketShutdown.Both);
+
+        public void Dispose()
+        {
+            _listener.Stop();
+            if (_accepted.IsCompletedSuccessfully) _accepted.Result.Dispose();
+        }
+
+        private async Task EchoAsync()
+        {
+            var socket = await _accepted;
+            var buffer = new byte[65536];
+            try
+            {
+                while (true)
+                {
+                    var n = await socket.ReceiveAsync(buffer, SocketFlags.None);
+                    if (n == 0) return;
+                    await socket.SendAsync(buffer.AsMemory(0, n), SocketFlags.None);
+                }
+            }
+            catch (Exception e) when (e is SocketException or ObjectDisposedException)
+            {
+            }
+        }
+
+        private async Task DrainAsync()
+        {
+            var socket = await _accepted;
+            socket.ReceiveBufferSize = 64 * 1024;
+            await _drain.Task;
+            var buffer = new byte[65536];
+            long total = 0;
+            try
+            {
+                while (true)
+                {
+                    var n = await socket.ReceiveAsync(buffer, SocketFlags.None);
+                    if (n == 0) break;
+                    total += n;
+                }
+            }
+            catch (Exception e) when (e is SocketException or ObjectDisposedException)
+            {
+            }
+            _drained.TrySetResult(total);
+        }
+    }
+}
