@@ -34,6 +34,8 @@ public sealed partial class AmqpPublisher
         await output.FlushAsync(cancellationToken).ConfigureAwait(false);
         await ExpectAsync<ChannelOpenOk>(cancellationToken).ConfigureAwait(false);
 
+        if (!options.Confirms) return;
+        _confirmsEnabled = true;
         AmqpFrameWriter.WriteMethod(output, ChannelNumber, new ConfirmSelect(false));
         await output.FlushAsync(cancellationToken).ConfigureAwait(false);
         await ExpectAsync<ConfirmSelectOk>(cancellationToken).ConfigureAwait(false);

@@ -1,6 +1,7 @@
 using System.Buffers;
 using Prewire.Framing;
 using Prewire.Framing.Methods;
+using Prewire.Tasks;
 
 namespace Prewire.Amqp;
 
@@ -53,7 +54,7 @@ public sealed partial class AmqpPublisher
                 break;
             case FrameType.ContentHeader when _return is { } returned:
                 var header = AmqpFrameReader.ReadContentHeader(frame);
-                if (header.Properties.Headers?.GetValueOrDefault(SequenceHeader) is long sequence)
+                if (_confirmsEnabled && header.Properties.Headers?.GetValueOrDefault(SequenceHeader) is long sequence)
                     _confirms.Returned((ulong)sequence, returned.Code, returned.Text);
                 _return = null;
                 _skipBody = header.BodySize;
@@ -140,7 +141,7 @@ public sealed partial class AmqpPublisher
                     _connection.Abort(missed);
                     return;
                 }
-                await _writeLock.WaitAsync(_stopping.Token).ConfigureAwait(false);
+                await _writeLock.WaitAsync().ConfigureAwait(false);
                 try
                 {
                     AmqpFrameWriter.WriteHeartbeat(_connection.Output);

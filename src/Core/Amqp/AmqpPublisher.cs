@@ -15,7 +15,8 @@ namespace Prewire.Amqp;
 /// writes the frames straight into the connection's <see cref="PipeWriter"/> on the caller's thread:
 /// the body goes from the caller's memory into the pipe's, and nowhere else. Concurrent publishers
 /// take turns at the writer without blocking a thread; each one's task completes when the broker
-/// confirmed its message.
+/// confirmed its message (or, with <see cref="AmqpPublisherOptions.Confirms"/> off, once its frames
+/// are flushed).
 /// </summary>
 /// <remarks>
 /// The task of a publish fails with <see cref="AmqpException"/> when the broker nacks it, returns it
@@ -34,7 +35,7 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
 
     private readonly SocketConnection _connection;
     private readonly AmqpAddress _address;
-    private readonly SemaphoreSlim _writeLock = new(1, 1);
+    private readonly AsyncLock _writeLock = new();
     private readonly ConfirmTracker _confirms = new();
     private readonly TaskCompletionSource _closed = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly CancellationTokenSource _stopping = new();
@@ -43,6 +44,7 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
     private uint _frameMax = AmqpConstants.MinFrameMax;
     private TimeSpan _heartbeat;
     private ulong _nextSequence;
+    private bool _confirmsEnabled;
     private long _lastReceived = Environment.TickCount64;
     private Task _reading = Task.CompletedTask;
     private Task _heartbeating = Task.CompletedTask;
@@ -123,20 +125,29 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
     {
         if (_failure is null)
         {
-            await _writeLock.WaitAsync(cancellationToken).ConfigureAwait(false);
-            try
+            // A writer stuck behind back-pressure (a blocked broker) must not keep the close waiting
+            // forever: without the lock in 5 s, skip the polite close; the late turn is handed back.
+            var turn = _writeLock.WaitAsync().AsTask();
+            if (await Task.WhenAny(turn, Task.Delay(TimeSpan.FromSeconds(5), cancellationToken)).ConfigureAwait(false) == turn)
             {
-                if (_failure is null)
+                try
                 {
-                    AmqpFrameWriter.WriteMethod(_connection.Output, 0, new ConnectionClose(200, "Goodbye", 0, 0));
-                    await _connection.Output.FlushAsync(cancellationToken).ConfigureAwait(false);
+                    if (_failure is null)
+                    {
+                        AmqpFrameWriter.WriteMethod(_connection.Output, 0, new ConnectionClose(200, "Goodbye", 0, 0));
+                        await _connection.Output.FlushAsync(cancellationToken).ConfigureAwait(false);
+                    }
                 }
+                finally
+                {
+                    _writeLock.Release();
+                }
+                await Task.WhenAny(_closed.Task, Task.Delay(TimeSpan.FromSeconds(5), cancellationToken)).ConfigureAwait(false);
             }
-            finally
+            else
             {
-                _writeLock.Release();
+                _ = turn.ContinueWith(static (_, state) => ((AsyncLock)state!).Release(), _writeLock, CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
             }
-            await Task.WhenAny(_closed.Task, Task.Delay(TimeSpan.FromSeconds(5), cancellationToken)).ConfigureAwait(false);
         }
         Fail(new ObjectDisposedException(nameof(AmqpPublisher), $"the publisher to {Broker} was closed"));
         await _connection.CloseAsync(TimeSpan.FromSeconds(2)).ConfigureAwait(false);
@@ -150,24 +161,23 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
         await _connection.DisposeAsync().ConfigureAwait(false);
         await Task.WhenAll(_reading, _heartbeating).ConfigureAwait(false);
         _stopping.Dispose();
-        _writeLock.Dispose();
     }
 
     // Usually suspends (the confirm is a network round trip), so its state machine comes from a pool.
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
     private async ValueTask PublishCoreAsync(string exchange, string routingKey, BasicProperties? properties, ReadOnlySequence<byte> body, bool mandatory, IMemoryOwner<byte>? owner, CancellationToken cancellationToken)
     {
-        PooledCompletion<bool> confirm;
+        PooledCompletion<bool> confirm = default;
         try
         {
             var unblocked = _unblocked.Task;
             if (!unblocked.IsCompleted) await unblocked.WaitAsync(cancellationToken).ConfigureAwait(false);
-            await _writeLock.WaitAsync(cancellationToken).ConfigureAwait(false);
+            await _writeLock.WaitAsync().ConfigureAwait(false);
             try
             {
                 ThrowIfFailed();
                 var sequence = ++_nextSequence;
-                confirm = _confirms.Register(sequence);
+                if (_confirmsEnabled) confirm = _confirms.Register(sequence);
                 AmqpFrameWriter.WritePublish(_connection.Output, ChannelNumber, new BasicPublish(0, exchange, routingKey, mandatory, false),
                     properties, body, _frameMax, mandatory ? SequenceHeader : null, (long)sequence);
                 owner?.Dispose();
@@ -184,7 +194,7 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
         {
             owner?.Dispose();
         }
-        await confirm.Task.ConfigureAwait(false);
+        if (_confirmsEnabled) await confirm.Task.ConfigureAwait(false);
     }
 
     private void ThrowIfFailed()

@@ -24,6 +24,14 @@ public sealed class AmqpPublisherOptions
     /// <remarks>Defaults to 10 seconds.</remarks>
     public TimeSpan HandshakeTimeout { get; set; } = TimeSpan.FromSeconds(10);
 
+    /// <summary>
+    /// Publisher confirms: each publish completes when the broker acked it. Without them a publish
+    /// completes once its frames are flushed to the socket (fire-and-forget: nothing tells a lost
+    /// message from a delivered one).
+    /// </summary>
+    /// <remarks>Defaults to <see langword="true"/>.</remarks>
+    public bool Confirms { get; set; } = true;
+
     /// <summary>The socket and its pipes.</summary>
     /// <remarks>Defaults to <see cref="SocketConnectionOptions"/>' defaults (thread-pool scheduling, 1 MiB thresholds).</remarks>
     public SocketConnectionOptions Transport { get; set; } = new();

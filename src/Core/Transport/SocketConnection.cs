@@ -24,9 +24,10 @@ public sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
         _socket = socket;
         Endpoint = endpoint;
         var scheduler = options.UnsafePreferInlineScheduling ? PipeScheduler.Inline : PipeScheduler.ThreadPool;
-        _input = new Pipe(new PipeOptions(options.MemoryPool, readerScheduler: scheduler, writerScheduler: scheduler,
+        var segmentSize = Math.Min(options.MemoryPool.MaxBufferSize, 16 * 1024);
+        _input = new Pipe(new PipeOptions(options.MemoryPool, readerScheduler: scheduler, writerScheduler: scheduler, minimumSegmentSize: segmentSize,
             pauseWriterThreshold: options.MaxReadBufferSize, resumeWriterThreshold: options.MaxReadBufferSize / 2, useSynchronizationContext: false));
-        _output = new Pipe(new PipeOptions(options.MemoryPool, readerScheduler: scheduler, writerScheduler: scheduler,
+        _output = new Pipe(new PipeOptions(options.MemoryPool, readerScheduler: scheduler, writerScheduler: scheduler, minimumSegmentSize: segmentSize,
             pauseWriterThreshold: options.MaxWriteBufferSize, resumeWriterThreshold: options.MaxWriteBufferSize / 2, useSynchronizationContext: false));
         _receiving = ReceiveAsync();
         _sending = SendAsync();

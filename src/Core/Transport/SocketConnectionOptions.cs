@@ -17,8 +17,12 @@ public sealed class SocketConnectionOptions
     public long MaxWriteBufferSize { get; set; } = 1024 * 1024;
 
     /// <summary>Where the pipes take their buffers from.</summary>
-    /// <remarks>Defaults to <see cref="MemoryPool{T}.Shared"/>.</remarks>
-    public MemoryPool<byte> MemoryPool { get; set; } = MemoryPool<byte>.Shared;
+    /// <remarks>
+    /// Defaults to a process-wide pool of pinned 16 KiB blocks kept for reuse, so a busy connection
+    /// stops allocating buffers once warm (<see cref="MemoryPool{T}.Shared"/> allocates when its small
+    /// caches run dry under a megabyte in flight).
+    /// </remarks>
+    public MemoryPool<byte> MemoryPool { get; set; } = Internal.BlockMemoryPool.Instance;
 
     /// <summary>Disables Nagle's algorithm, so small frames (acks, heartbeats) go out at once.</summary>
     /// <remarks>Defaults to <see langword="true"/>.</remarks>

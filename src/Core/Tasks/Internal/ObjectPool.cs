@@ -11,7 +11,9 @@ internal static class ObjectPool<T>
     [ThreadStatic]
     private static T? _threadLocal;
 
-    private static readonly T?[] _shared = new T?[Math.Max(8, Environment.ProcessorCount * 4)];
+    // Sized for many operations in flight at once (a queue of lock waiters, a window of confirms):
+    // a return that finds no free slot is dropped and the next rent allocates.
+    private static readonly T?[] _shared = new T?[Math.Max(64, Environment.ProcessorCount * 16)];
 
     public static T? TryRent()
     {

@@ -1,0 +1,48 @@
+using System.Diagnostics;
+using System.Globalization;
+using Prewire.PublishMemory;
+
+// Prewire.PublishMemory <official|prewire> <A|B|C|D> <amqp-uri>
+// A: 16 connections, 100 x 1 MiB each, no confirms.   B: 16 channels (official) / 16 concurrent
+// publishers on one channel (prewire) on one connection, 100 x 1 MiB each, each awaiting its confirm.
+// C: as B with 5,000 x 256 B each.   D: as C without confirms.
+// Prints one line: client, scenario, messages, seconds, msg/s, peak RSS (VmHWM), bytes allocated per message.
+if (args.Length != 3 || args[0] is not ("official" or "prewire") || args[1] is not ("A" or "B" or "C" or "D"))
+{
+    Console.Error.WriteLine("usage: Prewire.PublishMemory <official|prewire> <A|B|C|D> <amqp-uri>");
+    return 2;
+}
+
+var scenario = Scenario.Named(args[1]);
+IClient client = args[0] == "official" ? new OfficialClient() : new PrewireClient();
+var uri = new Uri(args[2]);
+var body = new byte[scenario.BodySize];
+Random.Shared.NextBytes(body);
+
+await client.ConnectAsync(uri, scenario);
+// Warm-up, not measured: a tenth of the messages, so buffers and pools are filled once before counting.
+await RunAsync(Math.Max(1, scenario.MessagesPerPublisher / 10));
+var allocatedBefore = GC.GetTotalAllocatedBytes(precise: true);
+var clock = Stopwatch.StartNew();
+await RunAsync(scenario.MessagesPerPublisher);
+// Fire-and-forget publishes may still be queued in the client: the run ends when all is sent.
+await client.CloseAsync();
+var seconds = clock.Elapsed.TotalSeconds;
+var allocated = GC.GetTotalAllocatedBytes(precise: true) - allocatedBefore;
+var messages = scenario.Publishers * scenario.MessagesPerPublisher;
+
+Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+    $"client={args[0]} scenario={args[1]} messages={messages} seconds={seconds:0.00} msgPerSec={messages / seconds:0} peakRssMb={PeakRssMb():0} allocatedPerMessage={allocated / messages}"));
+return 0;
+
+Task RunAsync(int messagesPerPublisher) =>
+    Task.WhenAll(Enumerable.Range(0, scenario.Publishers).Select(publisher => Task.Run(async () =>
+    {
+        for (var i = 0; i < messagesPerPublisher; i++) await client.PublishAsync(publisher, body);
+    })));
+
+static double PeakRssMb()
+{
+    var line = File.ReadLines("/proc/self/status").First(l => l.StartsWith("VmHWM:", StringComparison.Ordinal));
+    return double.Parse(line["VmHWM:".Length..].Trim().Split(' ')[0], CultureInfo.InvariantCulture) / 1024;
+}

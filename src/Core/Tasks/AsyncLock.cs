@@ -1,0 +1,49 @@
+namespace Prewire.Tasks;
+
+/// <summary>
+/// A mutual-exclusion lock for async code that allocates nothing, contended or not: waiters queue as
+/// pooled completions and the lock passes straight from the releaser to the next waiter (FIFO).
+/// No thread ever blocks on it.
+/// </summary>
+/// <remarks>
+/// Unlike <see cref="SemaphoreSlim.WaitAsync(CancellationToken)"/>, which allocates a node per
+/// contended waiter, and unlike it a wait cannot be cancelled: hold the lock briefly. The next
+/// waiter resumes on the thread pool, never inside <see cref="Release"/>.
+/// </remarks>
+public sealed class AsyncLock
+{
+    private readonly Queue<PooledCompletion<bool>> _waiters = new();
+    private bool _held;
+
+    /// <summary>Completes when the caller holds the lock.</summary>
+    public ValueTask WaitAsync()
+    {
+        lock (_waiters)
+        {
+            if (!_held)
+            {
+                _held = true;
+                return default;
+            }
+            var waiter = PooledCompletion.Rent<bool>();
+            _waiters.Enqueue(waiter);
+            return waiter.AsValueTask();
+        }
+    }
+
+    /// <summary>Passes the lock to the next waiter, or frees it.</summary>
+    public void Release()
+    {
+        PooledCompletion<bool> next;
+        lock (_waiters)
+        {
+            if (!_held) throw new InvalidOperationException("the lock is not held");
+            if (!_waiters.TryDequeue(out next))
+            {
+                _held = false;
+                return;
+            }
+        }
+        next.TrySetResult(true);
+    }
+}
