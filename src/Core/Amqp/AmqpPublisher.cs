@@ -45,6 +45,7 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
     private TimeSpan _heartbeat;
     private ulong _nextSequence;
     private bool _confirmsEnabled;
+    private readonly long _flushThreshold;
     private long _lastReceived = Environment.TickCount64;
     private Task _reading = Task.CompletedTask;
     private Task _heartbeating = Task.CompletedTask;
@@ -53,10 +54,11 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
     private (ushort Code, string Text)? _return;
     private ulong _skipBody;
 
-    private AmqpPublisher(SocketConnection connection, AmqpAddress address)
+    private AmqpPublisher(SocketConnection connection, AmqpAddress address, long flushThreshold)
     {
         _connection = connection;
         _address = address;
+        _flushThreshold = flushThreshold;
     }
 
     /// <summary>The broker, without credentials.</summary>
@@ -81,7 +83,7 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         timeout.CancelAfter(options.HandshakeTimeout);
         var connection = await SocketConnection.ConnectAsync(address.Host, address.Port, options.Transport, timeout.Token).ConfigureAwait(false);
-        var publisher = new AmqpPublisher(connection, address);
+        var publisher = new AmqpPublisher(connection, address, Math.Max(AmqpConstants.MinFrameMax, options.Transport.MaxWriteBufferSize / 2));
         try
         {
             await publisher.HandshakeAsync(options, timeout.Token).ConfigureAwait(false);
@@ -178,12 +180,22 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
                 ThrowIfFailed();
                 var sequence = ++_nextSequence;
                 if (_confirmsEnabled) confirm = _confirms.Register(sequence);
-                AmqpFrameWriter.WritePublish(_connection.Output, ChannelNumber, new BasicPublish(0, exchange, routingKey, mandatory, false),
-                    properties, body, _frameMax, mandatory ? SequenceHeader : null, (long)sequence);
+                var output = _connection.Output;
+                AmqpFrameWriter.WriteMethod(output, ChannelNumber, new BasicPublish(0, exchange, routingKey, mandatory, false));
+                AmqpFrameWriter.WriteContentHeader(output, ChannelNumber, (ulong)body.Length, properties, mandatory ? SequenceHeader : null, (long)sequence);
+                // Body frames go out a flush at a time once a threshold's worth is unflushed, so a large
+                // body never sits in the pipe whole: what is in flight stays bounded by the thresholds.
+                while (!body.IsEmpty)
+                {
+                    var frame = body.Slice(0, Math.Min(body.Length, _frameMax - AmqpConstants.FrameOverhead));
+                    AmqpFrameWriter.WriteContentBody(output, ChannelNumber, frame, _frameMax);
+                    body = body.Slice(frame.End);
+                    if (!body.IsEmpty && output.UnflushedBytes >= _flushThreshold) await FlushAsync(cancellationToken).ConfigureAwait(false);
+                }
                 owner?.Dispose();
                 owner = null;
-                var flushed = await _connection.Output.FlushAsync(cancellationToken).ConfigureAwait(false);
-                if (flushed.IsCompleted) ThrowIfFailed();
+                // The last of a burst of queued publishers flushes for all of them (or anyone past the threshold).
+                if (!_writeLock.HasWaiters || output.UnflushedBytes >= _flushThreshold) await FlushAsync(cancellationToken).ConfigureAwait(false);
             }
             finally
             {
@@ -195,6 +207,13 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
             owner?.Dispose();
         }
         if (_confirmsEnabled) await confirm.Task.ConfigureAwait(false);
+    }
+
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
+    private async ValueTask FlushAsync(CancellationToken cancellationToken)
+    {
+        var flushed = await _connection.Output.FlushAsync(cancellationToken).ConfigureAwait(false);
+        if (flushed.IsCompleted) ThrowIfFailed();
     }
 
     private void ThrowIfFailed()

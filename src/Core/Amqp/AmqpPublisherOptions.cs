@@ -26,13 +26,14 @@ public sealed class AmqpPublisherOptions
 
     /// <summary>
     /// Publisher confirms: each publish completes when the broker acked it. Without them a publish
-    /// completes once its frames are flushed to the socket (fire-and-forget: nothing tells a lost
+    /// completes once its frames are written to the pipe and flushed, by it or by the next publisher
+    /// in a burst (fire-and-forget: nothing tells a lost
     /// message from a delivered one).
     /// </summary>
     /// <remarks>Defaults to <see langword="true"/>.</remarks>
     public bool Confirms { get; set; } = true;
 
     /// <summary>The socket and its pipes.</summary>
-    /// <remarks>Defaults to <see cref="SocketConnectionOptions"/>' defaults (thread-pool scheduling, 1 MiB thresholds).</remarks>
+    /// <remarks>Defaults to <see cref="SocketConnectionOptions"/>' defaults (thread-pool scheduling, 1 MiB read and 256 KiB write thresholds).</remarks>
     public SocketConnectionOptions Transport { get; set; } = new();
 }

@@ -15,6 +15,15 @@ public sealed class AsyncLock
     private readonly Queue<PooledCompletion<bool>> _waiters = new();
     private bool _held;
 
+    /// <summary>True when someone is queued for the lock (a holder may leave work for the last one).</summary>
+    public bool HasWaiters
+    {
+        get
+        {
+            lock (_waiters) return _waiters.Count > 0;
+        }
+    }
+
     /// <summary>Completes when the caller holds the lock.</summary>
     public ValueTask WaitAsync()
     {

@@ -13,8 +13,8 @@ public sealed class SocketConnectionOptions
     /// Bytes written by the application but not yet sent before <c>FlushAsync</c> waits: the
     /// back-pressure that keeps what is in flight bounded however fast publishers write.
     /// </summary>
-    /// <remarks>Defaults to 1 MiB. Writers resume when the backlog falls under half of it.</remarks>
-    public long MaxWriteBufferSize { get; set; } = 1024 * 1024;
+    /// <remarks>Defaults to 256 KiB. Writers resume when the backlog falls under half of it.</remarks>
+    public long MaxWriteBufferSize { get; set; } = 256 * 1024;
 
     /// <summary>Where the pipes take their buffers from.</summary>
     /// <remarks>
