@@ -183,14 +183,17 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
                 var output = _connection.Output;
                 AmqpFrameWriter.WriteMethod(output, ChannelNumber, new BasicPublish(0, exchange, routingKey, mandatory, false));
                 AmqpFrameWriter.WriteContentHeader(output, ChannelNumber, (ulong)body.Length, properties, mandatory ? SequenceHeader : null, (long)sequence);
-                // Body frames go out a flush at a time once a threshold's worth is unflushed, so a large
-                // body never sits in the pipe whole: what is in flight stays bounded by the thresholds.
-                while (!body.IsEmpty)
+                // A large body goes out a flush at a time, whole frames per flush, so it never sits in
+                // the pipe whole: what is in flight stays bounded by the thresholds.
+                var maxPayload = _frameMax - AmqpConstants.FrameOverhead;
+                var perFlush = maxPayload * Math.Max(1, _flushThreshold / maxPayload);
+                while (true)
                 {
-                    var frame = body.Slice(0, Math.Min(body.Length, _frameMax - AmqpConstants.FrameOverhead));
-                    AmqpFrameWriter.WriteContentBody(output, ChannelNumber, frame, _frameMax);
-                    body = body.Slice(frame.End);
-                    if (!body.IsEmpty && output.UnflushedBytes >= _flushThreshold) await FlushAsync(cancellationToken).ConfigureAwait(false);
+                    var part = body.Slice(0, Math.Min(body.Length, perFlush));
+                    AmqpFrameWriter.WriteContentBody(output, ChannelNumber, part, _frameMax);
+                    body = body.Slice(part.End);
+                    if (body.IsEmpty) break;
+                    await FlushAsync(cancellationToken).ConfigureAwait(false);
                 }
                 owner?.Dispose();
                 owner = null;

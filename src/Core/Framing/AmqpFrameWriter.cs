@@ -116,13 +116,6 @@ public static class AmqpFrameWriter
         WriteContentBody(output, channel, body, frameMax);
     }
 
-    internal static void WritePublish(IBufferWriter<byte> output, ushort channel, in BasicPublish method, BasicProperties? properties, in ReadOnlySequence<byte> body, uint frameMax, string? extraHeader, long extraValue)
-    {
-        WriteMethod(output, channel, method);
-        WriteContentHeader(output, channel, (ulong)body.Length, properties, extraHeader, extraValue);
-        WriteContentBody(output, channel, body, frameMax);
-    }
-
     /// <summary>A heartbeat frame.</summary>
     public static void WriteHeartbeat(IBufferWriter<byte> output)
     {

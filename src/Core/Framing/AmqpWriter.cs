@@ -15,9 +15,6 @@ public ref struct AmqpWriter
     /// <summary>Writes into <paramref name="destination"/> from its start.</summary>
     public AmqpWriter(Span<byte> destination) => _destination = destination;
 
-    /// <summary>Bytes written so far.</summary>
-    public readonly int Written => _position;
-
     /// <summary>Encoded size of a short string (length octet + UTF-8); throws when over 255 bytes.</summary>
     public static int ShortStringSize(string value)
     {
@@ -87,11 +84,4 @@ public ref struct AmqpWriter
 
     /// <summary>A field table (null writes an empty one).</summary>
     public void WriteTable(Dictionary<string, object?>? table) => FieldTable.Write(ref this, table);
-
-    /// <summary>Raw bytes.</summary>
-    public void WriteBytes(ReadOnlySpan<byte> value)
-    {
-        value.CopyTo(_destination[_position..]);
-        _position += value.Length;
-    }
 }

@@ -44,10 +44,7 @@ public static class FieldTable
 
     internal static Dictionary<string, object?> Read(ref AmqpReader reader)
     {
-        var length = reader.ReadLong();
-        var depth = reader.Depth + 1;
-        if (depth > AmqpReader.MaxTableDepth) throw new AmqpProtocolException($"field tables nest deeper than {AmqpReader.MaxTableDepth} levels.");
-        var inner = new AmqpReader(reader.ReadBytes(length)) { Depth = depth };
+        var inner = Nested(ref reader, "field tables");
         var table = new Dictionary<string, object?>(StringComparer.Ordinal);
         while (inner.Remaining > 0)
         {
@@ -133,10 +130,7 @@ public static class FieldTable
             case 'F': return Read(ref reader);
             case 'A':
             {
-                var length = reader.ReadLong();
-                var depth = reader.Depth + 1;
-                if (depth > AmqpReader.MaxTableDepth) throw new AmqpProtocolException($"field arrays nest deeper than {AmqpReader.MaxTableDepth} levels.");
-                var inner = new AmqpReader(reader.ReadBytes(length)) { Depth = depth };
+                var inner = Nested(ref reader, "field arrays");
                 var list = new List<object?>();
                 while (inner.Remaining > 0) list.Add(ReadValue(ref inner));
                 return list;
@@ -144,6 +138,15 @@ public static class FieldTable
             default:
                 throw new AmqpProtocolException($"unknown field value type 0x{type:X2} ('{(type is >= 0x20 and < 0x7F ? (char)type : '?')}').");
         }
+    }
+
+    // A table or array: its 32-bit length, then a reader over exactly those bytes, one level deeper.
+    private static AmqpReader Nested(ref AmqpReader reader, string what)
+    {
+        var length = reader.ReadLong();
+        var depth = reader.Depth + 1;
+        if (depth > AmqpReader.MaxTableDepth) throw new AmqpProtocolException($"{what} nest deeper than {AmqpReader.MaxTableDepth} levels.");
+        return new AmqpReader(reader.ReadBytes(length)) { Depth = depth };
     }
 
     private static ArgumentException Unsupported(object value) =>
