@@ -18,6 +18,7 @@ public sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
     private readonly Task _receiving;
     private readonly Task _sending;
     private int _aborted;
+    private Exception? _abortReason;
 
     private SocketConnection(Socket socket, string endpoint, SocketConnectionOptions options)
     {
@@ -94,9 +95,12 @@ public sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
     public void Abort(Exception? reason)
     {
         if (Interlocked.Exchange(ref _aborted, 1) != 0) return;
+        // The receive loop alone completes Input (a PipeWriter is not thread-safe): it reads the
+        // reason once the disposed socket or the cancelled flush wakes it.
+        Volatile.Write(ref _abortReason, reason);
         _socket.Dispose();
+        _input.Writer.CancelPendingFlush();
         _output.Reader.CancelPendingRead();
-        if (reason is not null) _input.Writer.Complete(reason);
     }
 
     /// <inheritdoc />
@@ -119,13 +123,14 @@ public sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
                 if (received == 0) break; // the peer closed its side
                 writer.Advance(received);
                 var flush = await writer.FlushAsync().ConfigureAwait(false);
-                if (flush.IsCompleted || flush.IsCanceled) break; // the application stopped reading
+                if (flush.IsCompleted || flush.IsCanceled) break; // the application stopped reading, or an abort
             }
         }
         catch (Exception e) when (e is SocketException or ObjectDisposedException)
         {
             if (Volatile.Read(ref _aborted) == 0) error = new IOException($"connection to {Endpoint} failed while receiving: {e.Message}", e);
         }
+        if (Volatile.Read(ref _aborted) != 0) error = Volatile.Read(ref _abortReason);
         await writer.CompleteAsync(error).ConfigureAwait(false);
     }
 
