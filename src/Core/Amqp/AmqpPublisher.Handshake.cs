@@ -21,6 +21,8 @@ public sealed partial class AmqpPublisher
         await output.FlushAsync(cancellationToken).ConfigureAwait(false);
 
         var tune = await ExpectAsync<ConnectionTune>(cancellationToken).ConfigureAwait(false);
+        if (tune.ChannelMax != 0 && tune.ChannelMax < _channels.Length)
+            throw new IOException($"{Broker} allows {tune.ChannelMax} channels per connection; {_channels.Length} were asked for");
         _frameMax = Negotiate(tune.FrameMax, options.RequestedFrameMax);
         var heartbeat = (ushort)Negotiate(tune.Heartbeat, (uint)Math.Min(ushort.MaxValue, options.RequestedHeartbeat.TotalSeconds));
         if (options.RequestedHeartbeat == TimeSpan.Zero) heartbeat = 0;
@@ -30,15 +32,16 @@ public sealed partial class AmqpPublisher
         await output.FlushAsync(cancellationToken).ConfigureAwait(false);
         await ExpectAsync<ConnectionOpenOk>(cancellationToken).ConfigureAwait(false);
 
-        AmqpFrameWriter.WriteMethod(output, ChannelNumber, new ChannelOpen(""));
+        // Every channel's request goes out in one flush; the broker answers them in order.
+        foreach (var channel in _channels) AmqpFrameWriter.WriteMethod(output, channel.Number, new ChannelOpen(""));
         await output.FlushAsync(cancellationToken).ConfigureAwait(false);
-        await ExpectAsync<ChannelOpenOk>(cancellationToken).ConfigureAwait(false);
+        for (var i = 0; i < _channels.Length; i++) await ExpectAsync<ChannelOpenOk>(cancellationToken).ConfigureAwait(false);
 
         if (!options.Confirms) return;
         _confirmsEnabled = true;
-        AmqpFrameWriter.WriteMethod(output, ChannelNumber, new ConfirmSelect(false));
+        foreach (var channel in _channels) AmqpFrameWriter.WriteMethod(output, channel.Number, new ConfirmSelect(false));
         await output.FlushAsync(cancellationToken).ConfigureAwait(false);
-        await ExpectAsync<ConfirmSelectOk>(cancellationToken).ConfigureAwait(false);
+        for (var i = 0; i < _channels.Length; i++) await ExpectAsync<ConfirmSelectOk>(cancellationToken).ConfigureAwait(false);
     }
 
     // AMQP's rule: when one side says 0 (no limit), the other side's value holds; else the smaller.
@@ -100,7 +103,9 @@ public sealed partial class AmqpPublisher
             }
             finally
             {
-                input.AdvanceTo(buffer.Start, buffer.End);
+                // Found: the frames after it are still unread, so only what was consumed counts as examined.
+                if (method is null) input.AdvanceTo(buffer.Start, buffer.End);
+                else input.AdvanceTo(buffer.Start);
             }
             if (method is { } found) return found;
             if (result.IsCompleted)

@@ -1,4 +1,5 @@
 using System.Buffers;
+using Prewire.Amqp.Internal;
 using Prewire.Framing;
 using Prewire.Framing.Methods;
 using Prewire.Tasks;
@@ -47,39 +48,45 @@ public sealed partial class AmqpPublisher
 
     private void Handle(in Frame frame)
     {
+        if (frame.Type == FrameType.Method)
+        {
+            HandleMethod(frame);
+            return;
+        }
+        if (ChannelOf(frame) is not { } channel) return;
         switch (frame.Type)
         {
-            case FrameType.Method:
-                HandleMethod(frame);
-                break;
-            case FrameType.ContentHeader when _return is { } returned:
+            case FrameType.ContentHeader when channel.PendingReturn is { } returned:
                 var header = AmqpFrameReader.ReadContentHeader(frame);
                 if (_confirmsEnabled && header.Properties.Headers?.GetValueOrDefault(SequenceHeader) is long sequence)
-                    _confirms.Returned((ulong)sequence, returned.Code, returned.Text);
-                _return = null;
-                _skipBody = header.BodySize;
+                    channel.Confirms.Returned((ulong)sequence, returned.Code, returned.Text);
+                channel.PendingReturn = null;
+                channel.SkipBody = header.BodySize;
                 break;
             case FrameType.ContentBody:
-                _skipBody -= Math.Min(_skipBody, (ulong)frame.Payload.Length);
+                channel.SkipBody -= Math.Min(channel.SkipBody, (ulong)frame.Payload.Length);
                 break;
         }
     }
+
+    private PublishChannel? ChannelOf(in Frame frame) =>
+        frame.Channel >= 1 && frame.Channel <= _channels.Length ? _channels[frame.Channel - 1] : null;
 
     private void HandleMethod(in Frame frame)
     {
         switch (AmqpFrameReader.ReadMethodId(frame))
         {
-            case (60, 80):
+            case (60, 80) when ChannelOf(frame) is { } channel:
                 var ack = AmqpFrameReader.ReadMethod<BasicAck>(frame);
-                _confirms.Ack(ack.DeliveryTag, ack.Multiple);
+                channel.Confirms.Ack(ack.DeliveryTag, ack.Multiple);
                 break;
-            case (60, 120):
+            case (60, 120) when ChannelOf(frame) is { } channel:
                 var nack = AmqpFrameReader.ReadMethod<BasicNack>(frame);
-                _confirms.Nack(nack.DeliveryTag, nack.Multiple);
+                channel.Confirms.Nack(nack.DeliveryTag, nack.Multiple);
                 break;
-            case (60, 50):
+            case (60, 50) when ChannelOf(frame) is { } channel:
                 var basicReturn = AmqpFrameReader.ReadMethod<BasicReturn>(frame);
-                _return = (basicReturn.ReplyCode, basicReturn.ReplyText);
+                channel.PendingReturn = (basicReturn.ReplyCode, basicReturn.ReplyText);
                 break;
             case (10, 60):
                 _unblocked = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -96,9 +103,11 @@ public sealed partial class AmqpPublisher
                 _closed.TrySetResult();
                 break;
             case (20, 40):
+                // Any channel's error ends the publisher: its publishes were spread over all channels,
+                // so callers see one failure, not one channel's share of them failing.
                 var channelClose = AmqpFrameReader.ReadMethod<ChannelClose>(frame);
                 Fail(new AmqpException(AmqpExceptionKind.ChannelClosed, channelClose.ReplyCode, channelClose.ReplyText));
-                _ = ReplyAsync(ChannelNumber, new ChannelCloseOk());
+                _ = ReplyAsync(frame.Channel, new ChannelCloseOk());
                 break;
         }
     }

@@ -28,7 +28,6 @@ namespace Prewire.Amqp;
 /// </remarks>
 public sealed partial class AmqpPublisher : IAsyncDisposable
 {
-    private const ushort ChannelNumber = 1;
     private const string SequenceHeader = "x-prewire-publish-seq";
 
     private static readonly TaskCompletionSource Open = CompletedGate();
@@ -36,29 +35,27 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
     private readonly SocketConnection _connection;
     private readonly AmqpAddress _address;
     private readonly AsyncLock _writeLock = new();
-    private readonly ConfirmTracker _confirms = new();
+    private readonly PublishChannel[] _channels;
     private readonly TaskCompletionSource _closed = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly CancellationTokenSource _stopping = new();
     private volatile TaskCompletionSource _unblocked = Open;
     private volatile Exception? _failure;
     private uint _frameMax = AmqpConstants.MinFrameMax;
     private TimeSpan _heartbeat;
-    private ulong _nextSequence;
+    private int _nextChannel;
     private bool _confirmsEnabled;
     private readonly long _flushThreshold;
     private long _lastReceived = Environment.TickCount64;
     private Task _reading = Task.CompletedTask;
     private Task _heartbeating = Task.CompletedTask;
 
-    // Reading a basic.return: its content header names the publish; its body is skipped.
-    private (ushort Code, string Text)? _return;
-    private ulong _skipBody;
-
-    private AmqpPublisher(SocketConnection connection, AmqpAddress address, long flushThreshold)
+    private AmqpPublisher(SocketConnection connection, AmqpAddress address, long flushThreshold, int channels)
     {
         _connection = connection;
         _address = address;
         _flushThreshold = flushThreshold;
+        _channels = new PublishChannel[channels];
+        for (var i = 0; i < channels; i++) _channels[i] = new PublishChannel((ushort)(i + 1));
     }
 
     /// <summary>The broker, without credentials.</summary>
@@ -70,6 +67,9 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
     /// <summary>The negotiated heartbeat interval (zero: none).</summary>
     public TimeSpan Heartbeat => _heartbeat;
 
+    /// <summary>The number of channels publishes are spread over.</summary>
+    public int Channels => _channels.Length;
+
     /// <summary>True while the broker has blocked publishing (connection.blocked).</summary>
     public bool IsBlocked => !_unblocked.Task.IsCompleted;
 
@@ -79,11 +79,13 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
     public static async Task<AmqpPublisher> ConnectAsync(AmqpPublisherOptions options, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(options);
+        if (options.Channels is < 1 or > ushort.MaxValue)
+            throw new ArgumentOutOfRangeException(nameof(options), options.Channels, $"{nameof(options.Channels)} must be 1 to {ushort.MaxValue} (AMQP numbers channels in 16 bits, 0 being the connection's)");
         var address = AmqpAddress.Parse(options.Uri);
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         timeout.CancelAfter(options.HandshakeTimeout);
         var connection = await SocketConnection.ConnectAsync(address.Host, address.Port, options.Transport, timeout.Token).ConfigureAwait(false);
-        var publisher = new AmqpPublisher(connection, address, Math.Max(AmqpConstants.MinFrameMax, options.Transport.MaxWriteBufferSize / 2));
+        var publisher = new AmqpPublisher(connection, address, Math.Max(AmqpConstants.MinFrameMax, options.Transport.MaxWriteBufferSize / 2), options.Channels);
         try
         {
             await publisher.HandshakeAsync(options, timeout.Token).ConfigureAwait(false);
@@ -178,11 +180,13 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
             try
             {
                 ThrowIfFailed();
-                var sequence = ++_nextSequence;
-                if (_confirmsEnabled) confirm = _confirms.Register(sequence);
+                var channel = _channels[_nextChannel];
+                _nextChannel = _nextChannel + 1 == _channels.Length ? 0 : _nextChannel + 1;
+                var sequence = ++channel.LastSequence;
+                if (_confirmsEnabled) confirm = channel.Confirms.Register(sequence);
                 var output = _connection.Output;
-                AmqpFrameWriter.WriteMethod(output, ChannelNumber, new BasicPublish(0, exchange, routingKey, mandatory, false));
-                AmqpFrameWriter.WriteContentHeader(output, ChannelNumber, (ulong)body.Length, properties, mandatory ? SequenceHeader : null, (long)sequence);
+                AmqpFrameWriter.WriteMethod(output, channel.Number, new BasicPublish(0, exchange, routingKey, mandatory, false));
+                AmqpFrameWriter.WriteContentHeader(output, channel.Number, (ulong)body.Length, properties, mandatory ? SequenceHeader : null, (long)sequence);
                 // A large body goes out a flush at a time, whole frames per flush, so it never sits in
                 // the pipe whole: what is in flight stays bounded by the thresholds.
                 var maxPayload = _frameMax - AmqpConstants.FrameOverhead;
@@ -190,7 +194,7 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
                 while (true)
                 {
                     var part = body.Slice(0, Math.Min(body.Length, perFlush));
-                    AmqpFrameWriter.WriteContentBody(output, ChannelNumber, part, _frameMax);
+                    AmqpFrameWriter.WriteContentBody(output, channel.Number, part, _frameMax);
                     body = body.Slice(part.End);
                     if (body.IsEmpty) break;
                     await FlushAsync(cancellationToken).ConfigureAwait(false);
@@ -235,7 +239,7 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
     private void Fail(Exception failure)
     {
         if (Interlocked.CompareExchange(ref _failure, failure, null) is not null) return;
-        _confirms.FailAll(failure);
+        foreach (var channel in _channels) channel.Confirms.FailAll(failure);
         _unblocked.TrySetException(failure);
         _closed.TrySetResult();
     }

@@ -33,6 +33,18 @@ public sealed class AmqpPublisherOptions
     /// <remarks>Defaults to <see langword="true"/>.</remarks>
     public bool Confirms { get; set; } = true;
 
+    /// <summary>
+    /// Channels opened on the connection; publishes take them in turn, each tracking its own confirms.
+    /// The broker runs every channel in a process of its own, so several channels let it take one
+    /// connection's publishes on several cores. An error on any channel (a missing exchange, say)
+    /// ends the publisher, as it does with one.
+    /// </summary>
+    /// <remarks>
+    /// Defaults to 1. With more than one, publishes that follow one another may reach a queue in a
+    /// different order (AMQP orders messages per channel); keep 1 where order matters.
+    /// </remarks>
+    public int Channels { get; set; } = 1;
+
     /// <summary>The socket and its pipes.</summary>
     /// <remarks>Defaults to <see cref="SocketConnectionOptions"/>' defaults (thread-pool scheduling, 1 MiB read and 256 KiB write thresholds).</remarks>
     public SocketConnectionOptions Transport { get; set; } = new();

@@ -6,10 +6,12 @@ namespace Prewire.Amqp;
 /// <summary>Our publisher against the real broker; RabbitMQ.Client consumes and compares.</summary>
 public sealed class AmqpPublisherTests
 {
-    private static AmqpPublisherOptions Options(Uri? uri = null) => new() { Uri = uri ?? TestBroker.Uri, ClientName = "prewire-tests" };
+    private static AmqpPublisherOptions Options(Uri? uri = null, int channels = 1) => new() { Uri = uri ?? TestBroker.Uri, ClientName = "prewire-tests", Channels = channels };
 
-    [Fact]
-    public async Task Messages_of_every_size_arrive_byte_for_byte_with_their_properties()
+    [Theory]
+    [InlineData(1)]
+    [InlineData(3)]
+    public async Task Messages_of_every_size_arrive_byte_for_byte_with_their_properties(int channels)
     {
         var ct = TestContext.Current.CancellationToken;
         var queue = $"test.{Guid.NewGuid():N}";
@@ -17,7 +19,8 @@ public sealed class AmqpPublisherTests
         await using var channel = await official.CreateChannelAsync(cancellationToken: ct);
         await channel.QueueDeclareAsync(queue, durable: false, exclusive: false, autoDelete: false, cancellationToken: ct);
 
-        await using var publisher = await AmqpPublisher.ConnectAsync(Options(), ct);
+        await using var publisher = await AmqpPublisher.ConnectAsync(Options(channels: channels), ct);
+        Assert.Equal(channels, publisher.Channels);
         var frameMax = (int)publisher.FrameMax;
         int[] sizes = [0, 1, 100, frameMax - 9, frameMax - 8, frameMax - 7, frameMax, frameMax + 1, 3 * frameMax, 1 << 20];
         var bodies = sizes.Select((size, i) => { var b = new byte[size]; new Random(i).NextBytes(b); return b; }).ToArray();
@@ -56,32 +59,56 @@ public sealed class AmqpPublisherTests
         }
     }
 
-    [Fact]
-    public async Task An_unroutable_mandatory_message_fails_as_returned()
+    [Theory]
+    [InlineData(1)]
+    [InlineData(2)]
+    public async Task An_unroutable_mandatory_message_fails_as_returned(int channels)
     {
-        await using var publisher = await AmqpPublisher.ConnectAsync(Options(), TestContext.Current.CancellationToken);
-        var e = await Assert.ThrowsAsync<AmqpException>(async () =>
-            await publisher.PublishAsync("", $"nowhere.{Guid.NewGuid():N}", null, new byte[10], mandatory: true, TestContext.Current.CancellationToken));
-        Assert.Equal((AmqpExceptionKind.Returned, (ushort)312), (e.Kind, e.ReplyCode));
-        Assert.Contains("NO_ROUTE", e.Message, StringComparison.Ordinal);
+        var ct = TestContext.Current.CancellationToken;
+        await using var publisher = await AmqpPublisher.ConnectAsync(Options(channels: channels), ct);
+        // Publishes take the channels in turn: with two, the second return arrives on channel 2.
+        for (var i = 0; i < channels; i++)
+        {
+            var e = await Assert.ThrowsAsync<AmqpException>(async () =>
+                await publisher.PublishAsync("", $"nowhere.{Guid.NewGuid():N}", null, new byte[10], mandatory: true, ct));
+            Assert.Equal((AmqpExceptionKind.Returned, (ushort)312), (e.Kind, e.ReplyCode));
+            Assert.Contains("NO_ROUTE", e.Message, StringComparison.Ordinal);
+        }
 
-        // The channel stays usable: a routable publish after it is confirmed.
-        await publisher.PublishAsync("amq.fanout", "", null, new byte[1], mandatory: false, TestContext.Current.CancellationToken);
+        // The channels stay usable: routable publishes after it are confirmed.
+        for (var i = 0; i < channels; i++) await publisher.PublishAsync("amq.fanout", "", null, new byte[1], mandatory: false, ct);
     }
 
-    [Fact]
-    public async Task A_missing_exchange_closes_the_channel_with_the_brokers_words()
+    [Theory]
+    [InlineData(1)]
+    [InlineData(2)]
+    public async Task A_missing_exchange_closes_the_channel_with_the_brokers_words(int channels)
     {
-        await using var publisher = await AmqpPublisher.ConnectAsync(Options(), TestContext.Current.CancellationToken);
+        var ct = TestContext.Current.CancellationToken;
+        await using var publisher = await AmqpPublisher.ConnectAsync(Options(channels: channels), ct);
         var e = await Assert.ThrowsAsync<AmqpException>(async () =>
-            await publisher.PublishAsync($"missing.{Guid.NewGuid():N}", "rk", null, new byte[10], cancellationToken: TestContext.Current.CancellationToken));
+            await publisher.PublishAsync($"missing.{Guid.NewGuid():N}", "rk", null, new byte[10], cancellationToken: ct));
         Assert.Equal((AmqpExceptionKind.ChannelClosed, (ushort)404), (e.Kind, e.ReplyCode));
         Assert.Contains("NOT_FOUND - no exchange 'missing.", e.Message, StringComparison.Ordinal);
 
-        // Later publishes fail at once with the same reason instead of hanging.
-        var again = await Assert.ThrowsAsync<AmqpException>(async () =>
-            await publisher.PublishAsync("", "rk", null, new byte[1], cancellationToken: TestContext.Current.CancellationToken));
-        Assert.Equal(404, again.ReplyCode);
+        // Later publishes, on any channel, fail at once with the same reason instead of hanging.
+        for (var i = 0; i < channels; i++)
+        {
+            var again = await Assert.ThrowsAsync<AmqpException>(async () =>
+                await publisher.PublishAsync("", "rk", null, new byte[1], cancellationToken: ct));
+            Assert.Equal(404, again.ReplyCode);
+        }
+    }
+
+    [Theory]
+    [InlineData(0)]
+    [InlineData(65536)]
+    public async Task A_channel_count_outside_AMQPs_range_is_refused_before_connecting(int channels)
+    {
+        var e = await Assert.ThrowsAsync<ArgumentOutOfRangeException>(() =>
+            AmqpPublisher.ConnectAsync(new AmqpPublisherOptions { Uri = new Uri("amqp://127.0.0.1:1/"), Channels = channels }, TestContext.Current.CancellationToken));
+        Assert.Equal(channels, e.ActualValue);
+        Assert.Contains("Channels must be 1 to 65535", e.Message, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -1,0 +1,21 @@
+namespace Prewire.Amqp.Internal;
+
+/// <summary>
+/// One channel of a publisher: its publish sequence (the broker's delivery tags count per channel),
+/// its outstanding confirms, and the basic.return it may be in the middle of reading.
+/// </summary>
+internal sealed class PublishChannel(ushort number)
+{
+    public ushort Number { get; } = number;
+
+    public ConfirmTracker Confirms { get; } = new();
+
+    /// <summary>The last sequence number given out; advanced under the publisher's write lock.</summary>
+    public ulong LastSequence { get; set; }
+
+    /// <summary>Set by basic.return; the content header that follows names the publish.</summary>
+    public (ushort Code, string Text)? PendingReturn { get; set; }
+
+    /// <summary>Body bytes of a returned message still to skip.</summary>
+    public ulong SkipBody { get; set; }
+}
