@@ -1,6 +1,7 @@
 using System.IO.Pipelines;
 using System.Net;
 using System.Net.Sockets;
+using Prewire.Transport.Internal;
 
 namespace Prewire.Transport;
 
@@ -137,6 +138,7 @@ public sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
     private async Task SendAsync()
     {
         var reader = _output.Reader;
+        using var sender = new SocketSender();
         Exception? error = null;
         try
         {
@@ -145,14 +147,11 @@ public sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
                 var result = await reader.ReadAsync().ConfigureAwait(false);
                 if (result.IsCanceled) break; // aborted
                 var buffer = result.Buffer;
-                foreach (var segment in buffer)
+                var remaining = buffer;
+                while (!remaining.IsEmpty)
                 {
-                    var remaining = segment;
-                    while (!remaining.IsEmpty)
-                    {
-                        var sent = await _socket.SendAsync(remaining, SocketFlags.None).ConfigureAwait(false);
-                        remaining = remaining[sent..];
-                    }
+                    var sent = await sender.SendAsync(_socket, remaining).ConfigureAwait(false);
+                    remaining = remaining.Slice(sent);
                 }
                 reader.AdvanceTo(buffer.End);
                 if (result.IsCompleted) break;

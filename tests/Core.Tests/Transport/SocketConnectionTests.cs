@@ -34,6 +34,27 @@ public sealed class SocketConnectionTests
         Assert.Equal(payload, received);
     }
 
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task A_megabyte_written_at_once_arrives_whole_from_array_or_native_blocks(bool nativeBlocks)
+    {
+        // 64 blocks flushed together: sent 8 to a vectored call from array blocks, one by one from native ones.
+        using var pool = nativeBlocks ? new NativeMemoryPool() : null;
+        using var server = new EchoServer();
+        var options = new SocketConnectionOptions();
+        if (pool is not null) options.MemoryPool = pool;
+        await using var connection = await SocketConnection.ConnectAsync("127.0.0.1", server.Port, options, TestContext.Current.CancellationToken);
+        var payload = new byte[1024 * 1024];
+        Random.Shared.NextBytes(payload);
+
+        var writing = connection.Output.WriteAsync(payload, TestContext.Current.CancellationToken).AsTask();
+        var received = await ReadExactlyAsync(connection.Input, payload.Length);
+        await writing;
+
+        Assert.Equal(payload, received);
+    }
+
     [Fact]
     public async Task An_unreachable_peer_fails_with_the_endpoint_in_the_message()
     {
