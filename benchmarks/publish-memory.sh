@@ -1,27 +1,59 @@
 #!/usr/bin/env bash
 # Publish memory/throughput: RabbitMQ.Client vs Prewire's AmqpPublisher against the throwaway local
 # broker, each scenario in its own process (so peak RSS is that scenario's), the two clients
-# alternating within each scenario, every run repeated RUNS times (default 1). Prints a Markdown table.
-#   benchmarks/publish-memory.sh [RUNS]
+# alternating within each scenario, every pair repeated RUNS times (default 3). MODE: jit (net10.0,
+# the issue's setting), aot (NativeAOT on the apps' framework, as the apps ship) or both (default).
+# Prints, per mode, every run and then the medians with Prewire's figures as a ratio of the official ones.
+#   benchmarks/publish-memory.sh [RUNS] [jit|aot|both]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
-runs=${1:-1}
+runs=${1:-3}
+mode=${2:-both}
+case "$mode" in jit|aot|both) ;; *) echo "usage: $0 [RUNS] [jit|aot|both]" >&2; exit 2 ;; esac
+project=benchmarks/Prewire.PublishMemory
 
-dotnet build benchmarks/Prewire.PublishMemory -c Release -nologo -v:q >/dev/null
-exe=benchmarks/Prewire.PublishMemory/bin/Release/net10.0/Prewire.PublishMemory.dll
+declare -A command
+if [[ $mode != aot ]]; then
+  dotnet build "$project" -c Release -nologo -v:q >/dev/null
+  command[jit]="dotnet $project/bin/Release/net10.0/Prewire.PublishMemory.dll"
+fi
+if [[ $mode != jit ]]; then
+  dotnet publish "$project" -c Release -r linux-x64 -p:PublishAot=true -o artifacts/publish-memory-aot -nologo -v:q >/dev/null
+  command[aot]=artifacts/publish-memory-aot/Prewire.PublishMemory
+fi
+
 build/broker.sh start
 trap 'build/broker.sh stop >/dev/null 2>&1 || true' EXIT
 source artifacts/broker/env
 
-echo "| scenario | client | msg/s | peak RSS | allocated / message | time |"
-echo "|---|---|---:|---:|---:|---:|"
-for scenario in A B C D; do
-  for run in $(seq 1 "$runs"); do
-    for client in official prewire; do
-      line=$(dotnet "$exe" "$client" "$scenario" "$RABBITMQ_URI")
-      get() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" <<<"$line"; }
-      echo "| $scenario | $client | $(get msgPerSec) | $(get peakRssMb) MB | $(get allocatedPerMessage) B | $(get seconds) s |"
+for m in jit aot; do
+  [[ -n ${command[$m]:-} ]] || continue
+  results=$(mktemp)
+  echo
+  echo "### $m"
+  echo
+  echo "| scenario | client | msg/s | peak RSS | allocated / message | CPU / message | time |"
+  echo "|---|---|---:|---:|---:|---:|---:|"
+  for scenario in A B C D; do
+    for run in $(seq 1 "$runs"); do
+      for client in official prewire; do
+        line=$(${command[$m]} "$client" "$scenario" "$RABBITMQ_URI")
+        get() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" <<<"$line"; }
+        echo "$scenario $client $(get msgPerSec) $(get peakRssMb) $(get allocatedPerMessage) $(get cpuUsPerMessage)" >>"$results"
+        echo "| $scenario | $client | $(get msgPerSec) | $(get peakRssMb) MB | $(get allocatedPerMessage) B | $(get cpuUsPerMessage) µs | $(get seconds) s |"
+      done
     done
   done
+  echo
+  echo "Medians of $runs runs ($m); ratio = Prewire / official:"
+  echo
+  echo "| scenario | msg/s official | msg/s Prewire | ratio | peak RSS official | peak RSS Prewire | allocated / msg official | allocated / msg Prewire |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+  for scenario in A B C D; do
+    median() { grep "^$scenario $1 " "$results" | awk -v col="$2" '{print $col}' | sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
+    om=$(median official 3); pm=$(median prewire 3)
+    echo "| $scenario | $om | $pm | $(awk -v a="$pm" -v b="$om" 'BEGIN {printf "%.2f", a/b}') | $(median official 4) MB | $(median prewire 4) MB | $(median official 5) B | $(median prewire 5) B |"
+  done
+  rm -f "$results"
 done

@@ -3,10 +3,12 @@ using System.Globalization;
 using Prewire.PublishMemory;
 
 // Prewire.PublishMemory <official|prewire> <A|B|C|D> <amqp-uri>
-// A: 16 connections, 100 x 1 MiB each, no confirms.   B: 16 channels (official) / 16 concurrent
-// publishers on one channel (prewire) on one connection, 100 x 1 MiB each, each awaiting its confirm.
-// C: as B with 5,000 x 256 B each.   D: as C without confirms.
-// Prints one line: client, scenario, messages, seconds, msg/s, peak RSS (VmHWM), bytes allocated per message.
+// A: 16 connections, 100 x 1 MiB each, no confirms.   B: one connection with 16 channels, 16
+// publishers x 100 x 1 MiB, each publish awaiting its confirm.   C: as B with 5,000 x 256 B each.
+// D: as C without confirms. (RabbitMQ.Client: a channel per publisher; AmqpPublisher: Channels = 16,
+// which the publishers take in turn.)
+// Prints one line: client, scenario, messages, seconds, msg/s, peak RSS (VmHWM), bytes allocated per message,
+// CPU time (user + system, all threads) per message.
 if (args.Length != 3 || args[0] is not ("official" or "prewire") || args[1] is not ("A" or "B" or "C" or "D"))
 {
     Console.Error.WriteLine("usage: Prewire.PublishMemory <official|prewire> <A|B|C|D> <amqp-uri>");
@@ -23,16 +25,18 @@ await client.ConnectAsync(uri, scenario);
 // Warm-up, not measured: a tenth of the messages, so buffers and pools are filled once before counting.
 await RunAsync(Math.Max(1, scenario.MessagesPerPublisher / 10));
 var allocatedBefore = GC.GetTotalAllocatedBytes(precise: true);
+var cpuBefore = Environment.CpuUsage.TotalTime;
 var clock = Stopwatch.StartNew();
 await RunAsync(scenario.MessagesPerPublisher);
 // Fire-and-forget publishes may still be queued in the client: the run ends when all is sent.
 await client.CloseAsync();
 var seconds = clock.Elapsed.TotalSeconds;
+var cpu = Environment.CpuUsage.TotalTime - cpuBefore;
 var allocated = GC.GetTotalAllocatedBytes(precise: true) - allocatedBefore;
 var messages = scenario.Publishers * scenario.MessagesPerPublisher;
 
 Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-    $"client={args[0]} scenario={args[1]} messages={messages} seconds={seconds:0.00} msgPerSec={messages / seconds:0} peakRssMb={PeakRssMb():0} allocatedPerMessage={allocated / messages}"));
+    $"client={args[0]} scenario={args[1]} messages={messages} seconds={seconds:0.00} msgPerSec={messages / seconds:0} peakRssMb={PeakRssMb():0} allocatedPerMessage={allocated / messages} cpuUsPerMessage={cpu.TotalMicroseconds / messages:0.0}"));
 return 0;
 
 Task RunAsync(int messagesPerPublisher) =>
