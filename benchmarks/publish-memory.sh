@@ -27,6 +27,10 @@ build/broker.sh start
 trap 'build/broker.sh stop >/dev/null 2>&1 || true' EXIT
 source artifacts/broker/env
 
+# get FIELD: one key=value of the last run's line. median SCENARIO CLIENT COLUMN: over the runs so far.
+get() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" <<<"$line"; }
+median() { grep "^$1 $2 " "$results" | awk -v col="$3" '{print $col}' | sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
+
 for m in jit aot; do
   [[ -n ${command[$m]:-} ]] || continue
   results=$(mktemp)
@@ -39,7 +43,6 @@ for m in jit aot; do
     for run in $(seq 1 "$runs"); do
       for client in official prewire; do
         line=$(${command[$m]} "$client" "$scenario" "$RABBITMQ_URI")
-        get() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" <<<"$line"; }
         echo "$scenario $client $(get msgPerSec) $(get peakRssMb) $(get allocatedPerMessage) $(get cpuUsPerMessage)" >>"$results"
         echo "| $scenario | $client | $(get msgPerSec) | $(get peakRssMb) MB | $(get allocatedPerMessage) B | $(get cpuUsPerMessage) µs | $(get seconds) s |"
       done
@@ -51,9 +54,8 @@ for m in jit aot; do
   echo "| scenario | msg/s official | msg/s Prewire | ratio | peak RSS official | peak RSS Prewire | allocated / msg official | allocated / msg Prewire |"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|"
   for scenario in A B C D; do
-    median() { grep "^$scenario $1 " "$results" | awk -v col="$2" '{print $col}' | sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
-    om=$(median official 3); pm=$(median prewire 3)
-    echo "| $scenario | $om | $pm | $(awk -v a="$pm" -v b="$om" 'BEGIN {printf "%.2f", a/b}') | $(median official 4) MB | $(median prewire 4) MB | $(median official 5) B | $(median prewire 5) B |"
+    om=$(median "$scenario" official 3); pm=$(median "$scenario" prewire 3)
+    echo "| $scenario | $om | $pm | $(awk -v a="$pm" -v b="$om" 'BEGIN {printf "%.2f", a/b}') | $(median "$scenario" official 4) MB | $(median "$scenario" prewire 4) MB | $(median "$scenario" official 5) B | $(median "$scenario" prewire 5) B |"
   done
   rm -f "$results"
 done

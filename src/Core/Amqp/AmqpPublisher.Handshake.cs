@@ -32,16 +32,20 @@ public sealed partial class AmqpPublisher
         await output.FlushAsync(cancellationToken).ConfigureAwait(false);
         await ExpectAsync<ConnectionOpenOk>(cancellationToken).ConfigureAwait(false);
 
-        // Every channel's request goes out in one flush; the broker answers them in order.
-        foreach (var channel in _channels) AmqpFrameWriter.WriteMethod(output, channel.Number, new ChannelOpen(""));
-        await output.FlushAsync(cancellationToken).ConfigureAwait(false);
-        for (var i = 0; i < _channels.Length; i++) await ExpectAsync<ChannelOpenOk>(cancellationToken).ConfigureAwait(false);
-
+        await OnEveryChannelAsync<ChannelOpen, ChannelOpenOk>(new ChannelOpen(""), cancellationToken).ConfigureAwait(false);
         if (!options.Confirms) return;
         _confirmsEnabled = true;
-        foreach (var channel in _channels) AmqpFrameWriter.WriteMethod(output, channel.Number, new ConfirmSelect(false));
-        await output.FlushAsync(cancellationToken).ConfigureAwait(false);
-        for (var i = 0; i < _channels.Length; i++) await ExpectAsync<ConfirmSelectOk>(cancellationToken).ConfigureAwait(false);
+        await OnEveryChannelAsync<ConfirmSelect, ConfirmSelectOk>(new ConfirmSelect(false), cancellationToken).ConfigureAwait(false);
+    }
+
+    /// <summary>Sends <paramref name="request"/> on every channel in one flush, then reads the broker's replies, which come in order.</summary>
+    private async Task OnEveryChannelAsync<TRequest, TReply>(TRequest request, CancellationToken cancellationToken)
+        where TRequest : struct, IAmqpMethod<TRequest>
+        where TReply : struct, IAmqpMethod<TReply>
+    {
+        foreach (var channel in _channels) AmqpFrameWriter.WriteMethod(_connection.Output, channel.Number, request);
+        await _connection.Output.FlushAsync(cancellationToken).ConfigureAwait(false);
+        for (var i = 0; i < _channels.Length; i++) await ExpectAsync<TReply>(cancellationToken).ConfigureAwait(false);
     }
 
     // AMQP's rule: when one side says 0 (no limit), the other side's value holds; else the smaller.

@@ -10,7 +10,8 @@ using Prewire.Transport;
 namespace Prewire.Amqp;
 
 /// <summary>
-/// A zero-copy AMQP 0-9-1 publisher with publisher confirms, on one connection and one channel.
+/// A zero-copy AMQP 0-9-1 publisher with publisher confirms, on one connection and
+/// <see cref="AmqpPublisherOptions.Channels"/> channels (one by default).
 /// <see cref="PublishAsync(string, string, BasicProperties?, ReadOnlySequence{byte}, bool, CancellationToken)"/>
 /// writes the frames straight into the connection's <see cref="PipeWriter"/> on the caller's thread:
 /// the body goes from the caller's memory into the pipe's, and nowhere else. Concurrent publishers

@@ -7,9 +7,8 @@ namespace Prewire.Transport.Internal;
 
 /// <summary>
 /// One reusable send operation, awaited as a <see cref="ValueTask{TResult}"/>. A multi-segment buffer
-/// goes out in one vectored call (sendmsg with an iovec per segment) instead of a call per pipe block:
-/// up to <see cref="MaxSegments"/> pipe blocks per system call instead of one.
-/// <see cref="Socket.SendAsync(IList{ArraySegment{byte}}, SocketFlags)"/> does the same but
+/// goes out in vectored calls (sendmsg with an iovec per segment), up to <see cref="MaxSegments"/>
+/// pipe blocks per system call instead of one. <see cref="Socket.SendAsync(IList{ArraySegment{byte}}, SocketFlags)"/> does the same but
 /// allocates a task per call.
 /// </summary>
 internal sealed class SocketSender : SocketAsyncEventArgs, IValueTaskSource<int>
