@@ -16,7 +16,7 @@ public sealed partial class AmqpPublisher
         {
             while (true)
             {
-                var result = await input.ReadAsync(_stopping.Token).ConfigureAwait(false);
+                var result = await input.ReadAsync().ConfigureAwait(false);
                 var buffer = result.Buffer;
                 try
                 {
@@ -36,9 +36,6 @@ public sealed partial class AmqpPublisher
                     return;
                 }
             }
-        }
-        catch (OperationCanceledException) when (_stopping.IsCancellationRequested)
-        {
         }
         catch (Exception e) when (e is IOException or AmqpProtocolException or AmqpException or ObjectDisposedException or InvalidOperationException)
         {
@@ -100,6 +97,7 @@ public sealed partial class AmqpPublisher
                 _ = ReplyAsync(0, new ConnectionCloseOk());
                 break;
             case (10, 51):
+                Volatile.Write(ref _closeOkReceived, true);
                 _closed.TrySetResult();
                 break;
             case (20, 40):
@@ -135,12 +133,11 @@ public sealed partial class AmqpPublisher
     }
 
     /// <summary>Sends a heartbeat every half interval; two silent intervals from the broker fail the connection.</summary>
-    private async Task HeartbeatLoopAsync()
+    private async Task HeartbeatLoopAsync(PeriodicTimer timer)
     {
-        using var timer = new PeriodicTimer(_heartbeat / 2);
         try
         {
-            while (await timer.WaitForNextTickAsync(_stopping.Token).ConfigureAwait(false) && _failure is null)
+            while (await timer.WaitForNextTickAsync().ConfigureAwait(false) && _failure is null)
             {
                 var silent = TimeSpan.FromMilliseconds(Environment.TickCount64 - Volatile.Read(ref _lastReceived));
                 if (silent > _heartbeat * 2)
@@ -154,16 +151,13 @@ public sealed partial class AmqpPublisher
                 try
                 {
                     AmqpFrameWriter.WriteHeartbeat(_connection.Output);
-                    await _connection.Output.FlushAsync(_stopping.Token).ConfigureAwait(false);
+                    await _connection.Output.FlushAsync().ConfigureAwait(false);
                 }
                 finally
                 {
                     _writeLock.Release();
                 }
             }
-        }
-        catch (OperationCanceledException) when (_stopping.IsCancellationRequested)
-        {
         }
         catch (Exception e) when (e is IOException or InvalidOperationException or ObjectDisposedException)
         {

@@ -38,7 +38,6 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
     private readonly AsyncLock _writeLock = new();
     private readonly PublishChannel[] _channels;
     private readonly TaskCompletionSource _closed = new(TaskCreationOptions.RunContinuationsAsynchronously);
-    private readonly CancellationTokenSource _stopping = new();
     private volatile TaskCompletionSource _unblocked = Open;
     private volatile Exception? _failure;
     private uint _frameMax = AmqpConstants.MinFrameMax;
@@ -49,6 +48,8 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
     private long _lastReceived = Environment.TickCount64;
     private Task _reading = Task.CompletedTask;
     private Task _heartbeating = Task.CompletedTask;
+    private PeriodicTimer? _heartbeatTimer;
+    private bool _closeOkReceived;
 
     private AmqpPublisher(SocketConnection connection, AmqpAddress address, long flushThreshold, int channels)
     {
@@ -102,7 +103,11 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
             throw;
         }
         publisher._reading = publisher.ReadLoopAsync();
-        if (publisher._heartbeat > TimeSpan.Zero) publisher._heartbeating = publisher.HeartbeatLoopAsync();
+        if (publisher._heartbeat > TimeSpan.Zero)
+        {
+            publisher._heartbeatTimer = new PeriodicTimer(publisher._heartbeat / 2);
+            publisher._heartbeating = publisher.HeartbeatLoopAsync(publisher._heartbeatTimer);
+        }
         return publisher;
     }
 
@@ -155,17 +160,21 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
             }
         }
         Fail(new ObjectDisposedException(nameof(AmqpPublisher), $"the publisher to {Broker} was closed"));
-        await _connection.CloseAsync(TimeSpan.FromSeconds(2)).ConfigureAwait(false);
+        // After close-ok the broker drops the socket at once (often with a reset): AMQP lets the client
+        // close too, so a TCP half-close would only wait for that reset.
+        if (Volatile.Read(ref _closeOkReceived)) _connection.Abort(null);
+        else await _connection.CloseAsync(TimeSpan.FromSeconds(2)).ConfigureAwait(false);
     }
 
     /// <inheritdoc />
     public async ValueTask DisposeAsync()
     {
         if (_failure is null) await CloseAsync().ConfigureAwait(false);
-        await _stopping.CancelAsync().ConfigureAwait(false);
+        // Both loops end without an exception: a disposed timer stops waiting, a disposed connection
+        // completes Input and the flushes waiting on Output.
+        _heartbeatTimer?.Dispose();
         await _connection.DisposeAsync().ConfigureAwait(false);
         await Task.WhenAll(_reading, _heartbeating).ConfigureAwait(false);
-        _stopping.Dispose();
     }
 
     // Usually suspends (the confirm is a network round trip), so its state machine comes from a pool.
