@@ -56,7 +56,9 @@ public sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
         timeout.CancelAfter(options.ConnectTimeout);
         try
         {
-            await socket.ConnectAsync(new DnsEndPoint(host, port), timeout.Token).ConfigureAwait(false);
+            // An address literal needs no resolver (which would load System.Net.NameResolution and its telemetry).
+            EndPoint remote = IPAddress.TryParse(host, out var address) ? new IPEndPoint(address, port) : new DnsEndPoint(host, port);
+            await socket.ConnectAsync(remote, timeout.Token).ConfigureAwait(false);
         }
         catch (Exception e) when (e is SocketException or OperationCanceledException)
         {
