@@ -67,7 +67,8 @@ public static class AmqpFrameReader
             throw new AmqpProtocolException($"expected {typeof(T).Name} ({T.ClassId}, {T.MethodId}), got method ({classId}, {methodId}).");
         var reader = new AmqpReader(frame.Payload.Slice(4));
         var method = T.ReadArguments(ref reader);
-        reader.EnsureConsumed(typeof(T).Name);
+        // The name only on failure: under NativeAOT, Type.Name builds a new string on every call.
+        if (reader.Remaining != 0) reader.EnsureConsumed(typeof(T).Name);
         return method;
     }
 
