@@ -207,12 +207,14 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
                     AmqpFrameWriter.WriteContentBody(output, channel.Number, part, _frameMax);
                     body = body.Slice(part.End);
                     if (body.IsEmpty) break;
-                    await FlushAsync(cancellationToken).ConfigureAwait(false);
+                    // A completed flush means the connection is gone: ThrowIfFailed says why.
+                    if ((await output.FlushAsync(cancellationToken).ConfigureAwait(false)).IsCompleted) ThrowIfFailed();
                 }
                 owner?.Dispose();
                 owner = null;
                 // The last of a burst of queued publishers flushes for all of them (or anyone past the threshold).
-                if (!_writeLock.HasWaiters || output.UnflushedBytes >= _flushThreshold) await FlushAsync(cancellationToken).ConfigureAwait(false);
+                if ((!_writeLock.HasWaiters || output.UnflushedBytes >= _flushThreshold)
+                    && (await output.FlushAsync(cancellationToken).ConfigureAwait(false)).IsCompleted) ThrowIfFailed();
             }
             finally
             {
@@ -224,13 +226,6 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
             owner?.Dispose();
         }
         if (_confirmsEnabled) await confirm.Task.ConfigureAwait(false);
-    }
-
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
-    private async ValueTask FlushAsync(CancellationToken cancellationToken)
-    {
-        var flushed = await _connection.Output.FlushAsync(cancellationToken).ConfigureAwait(false);
-        if (flushed.IsCompleted) ThrowIfFailed();
     }
 
     private void ThrowIfFailed()
