@@ -8,11 +8,19 @@ namespace Prewire.Hosting;
 /// </summary>
 public sealed class BrokerSession : IAsyncDisposable
 {
-    private BrokerSession(IConnection? connection, IChannel? channel)
+    private BrokerSession(Uri? uri, string clientName, IConnection? connection, IChannel? channel)
     {
+        Uri = uri;
+        ClientName = clientName;
         Connection = connection;
         Channel = channel;
     }
+
+    /// <summary>The broker's URI (with its credentials: never log it unredacted), when one was given.</summary>
+    public Uri? Uri { get; }
+
+    /// <summary>The name the session's connections give the broker.</summary>
+    public string ClientName { get; }
 
     /// <summary>The connection, when a URI was given.</summary>
     public IConnection? Connection { get; }
@@ -32,11 +40,11 @@ public sealed class BrokerSession : IAsyncDisposable
         if (connection is null)
         {
             if (neededBy is not null) throw new AppException($"{neededBy} needs a broker: give --uri or RABBITMQ_URI", ExitCodes.Usage);
-            return new BrokerSession(null, null);
+            return new BrokerSession(null, clientName, null, null);
         }
         try
         {
-            return new BrokerSession(connection, await Broker.OpenChannelAsync(connection, queue, confirms, cancellationToken).ConfigureAwait(false));
+            return new BrokerSession(Broker.ParseUri(uriText!), clientName, connection, await Broker.OpenChannelAsync(connection, queue, confirms, cancellationToken).ConfigureAwait(false));
         }
         catch
         {

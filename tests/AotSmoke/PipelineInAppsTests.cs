@@ -5,20 +5,23 @@ namespace Prewire.AotSmoke;
 /// <summary>The apps' pipelines in the real binaries: through a real broker, described, and built both ways.</summary>
 public sealed class PipelineInAppsTests(PublishedApps published)
 {
-    [Fact]
-    public async Task Publisher_and_consumer_move_messages_through_the_broker_with_confirms_and_acks()
+    [Theory]
+    [InlineData("RabbitMQ.Client")]
+    [InlineData("AmqpPublisher")]
+    public async Task Publisher_and_consumer_move_messages_through_the_broker_with_confirms_and_acks(string client)
     {
         var broker = Repo.BrokerUri();
         Assert.True(broker is not null, "no broker: run the tests through ./build.sh test, which starts one");
         var queue = $"aotsmoke.{Guid.NewGuid():N}";
         var publisher = await published.GetSucceededAsync(App.Publisher, Repo.HostRid);
         var consumer = await published.GetSucceededAsync(App.Consumer, Repo.HostRid);
+        string[] clientFlag = client == "AmqpPublisher" ? ["--amqp-publisher"] : [];
 
-        await using (var publish = AppProcess.Start(publisher.ExecutablePath, ["--uri", broker, "--queue", queue, "--count", "200"]))
+        await using (var publish = AppProcess.Start(publisher.ExecutablePath, ["--uri", broker, "--queue", queue, "--count", "200", .. clientFlag]))
         {
             Assert.Equal(0, await publish.WaitForExitAsync(TimeSpan.FromSeconds(60)));
             Assert.Contains($"Published 200 messages to {queue}, each confirmed", publish.Stdout, StringComparison.Ordinal);
-            Assert.Contains("(prewired pipeline)", publish.Stdout, StringComparison.Ordinal);
+            Assert.Contains($"(prewired pipeline, {client})", publish.Stdout, StringComparison.Ordinal);
         }
 
         await using var consume = AppProcess.Start(consumer.ExecutablePath, ["--uri", broker, "--queue", queue, "--count", "200"]);

@@ -4,20 +4,24 @@ using RabbitMQ.Client;
 namespace Prewire.Hosting.Messaging;
 
 /// <summary>
-/// The outgoing terminator over RabbitMQ.Client: publishes with <c>mandatory</c> set on a channel with
-/// publisher confirms, so the returned task completes when the broker confirmed the message and fails
-/// when it nacked or returned it.
+/// The outgoing terminator over RabbitMQ.Client: publishes with <c>mandatory</c> set on the session's
+/// channel, which has publisher confirms, so the returned task completes when the broker confirmed
+/// the message and fails when it nacked or returned it.
 /// </summary>
-/// <remarks>
-/// The pipeline is built before the connection exists (so start-up can validate and describe it
-/// without a broker); the channel is attached once connected.
-/// </remarks>
-public sealed class RabbitMqDispatch : PipelineTerminator<DispatchContext>
+public sealed class RabbitMqDispatch : BrokerDispatch
 {
     private IChannel? _channel;
 
-    /// <summary>Publishes on <paramref name="channel"/> from now on.</summary>
-    public void Attach(IChannel channel) => _channel = channel;
+    /// <inheritdoc />
+    public override string Client => "RabbitMQ.Client";
+
+    /// <inheritdoc />
+    public override Task AttachAsync(BrokerSession session, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(session);
+        _channel = session.Channel;
+        return Task.CompletedTask;
+    }
 
     /// <inheritdoc />
     protected override async Task Terminate(DispatchContext context)
