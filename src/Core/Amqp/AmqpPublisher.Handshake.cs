@@ -92,16 +92,8 @@ public sealed partial class AmqpPublisher
                 {
                     if (frame.Type == FrameType.Heartbeat) continue;
                     var id = AmqpFrameReader.ReadMethodId(frame);
-                    if (id == (ConnectionClose.ClassId, ConnectionClose.MethodId))
-                    {
-                        var close = AmqpFrameReader.ReadMethod<ConnectionClose>(frame);
-                        throw new AmqpException(AmqpExceptionKind.ConnectionClosed, close.ReplyCode, close.ReplyText);
-                    }
-                    if (id == (ChannelClose.ClassId, ChannelClose.MethodId))
-                    {
-                        var close = AmqpFrameReader.ReadMethod<ChannelClose>(frame);
-                        throw new AmqpException(AmqpExceptionKind.ChannelClosed, close.ReplyCode, close.ReplyText);
-                    }
+                    if (id == (ConnectionClose.ClassId, ConnectionClose.MethodId)) throw ConnectionClosed(frame);
+                    if (id == (ChannelClose.ClassId, ChannelClose.MethodId)) throw ChannelClosed(frame);
                     method = AmqpFrameReader.ReadMethod<T>(frame);
                 }
             }

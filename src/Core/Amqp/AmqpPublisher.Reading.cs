@@ -58,10 +58,6 @@ public sealed partial class AmqpPublisher
                 if (_confirmsEnabled && header.Properties.Headers?.GetValueOrDefault(SequenceHeader) is long sequence)
                     channel.Confirms.Returned((ulong)sequence, returned.Code, returned.Text);
                 channel.PendingReturn = null;
-                channel.SkipBody = header.BodySize;
-                break;
-            case FrameType.ContentBody:
-                channel.SkipBody -= Math.Min(channel.SkipBody, (ulong)frame.Payload.Length);
                 break;
         }
     }
@@ -92,8 +88,7 @@ public sealed partial class AmqpPublisher
                 _unblocked.TrySetResult();
                 break;
             case (10, 50):
-                var close = AmqpFrameReader.ReadMethod<ConnectionClose>(frame);
-                Fail(new AmqpException(AmqpExceptionKind.ConnectionClosed, close.ReplyCode, close.ReplyText));
+                Fail(ConnectionClosed(frame));
                 _ = ReplyAsync(0, new ConnectionCloseOk());
                 break;
             case (10, 51):
@@ -103,11 +98,23 @@ public sealed partial class AmqpPublisher
             case (20, 40):
                 // Any channel's error ends the publisher: its publishes were spread over all channels,
                 // so callers see one failure, not one channel's share of them failing.
-                var channelClose = AmqpFrameReader.ReadMethod<ChannelClose>(frame);
-                Fail(new AmqpException(AmqpExceptionKind.ChannelClosed, channelClose.ReplyCode, channelClose.ReplyText));
+                Fail(ChannelClosed(frame));
                 _ = ReplyAsync(frame.Channel, new ChannelCloseOk());
                 break;
         }
+    }
+
+    // A close from the broker, as the exception publishers (or the handshake) see.
+    private static AmqpException ConnectionClosed(in Frame frame)
+    {
+        var close = AmqpFrameReader.ReadMethod<ConnectionClose>(frame);
+        return new AmqpException(AmqpExceptionKind.ConnectionClosed, close.ReplyCode, close.ReplyText);
+    }
+
+    private static AmqpException ChannelClosed(in Frame frame)
+    {
+        var close = AmqpFrameReader.ReadMethod<ChannelClose>(frame);
+        return new AmqpException(AmqpExceptionKind.ChannelClosed, close.ReplyCode, close.ReplyText);
     }
 
     private async Task ReplyAsync<T>(ushort channel, T method)

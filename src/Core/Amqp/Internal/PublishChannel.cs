@@ -2,7 +2,7 @@ namespace Prewire.Amqp.Internal;
 
 /// <summary>
 /// One channel of a publisher: its publish sequence (the broker's delivery tags count per channel),
-/// its outstanding confirms, and the basic.return it may be in the middle of reading.
+/// its outstanding confirms, and the basic.return whose content header it is waiting for.
 /// </summary>
 internal sealed class PublishChannel(ushort number)
 {
@@ -15,7 +15,4 @@ internal sealed class PublishChannel(ushort number)
 
     /// <summary>Set by basic.return; the content header that follows names the publish.</summary>
     public (ushort Code, string Text)? PendingReturn { get; set; }
-
-    /// <summary>Body bytes of a returned message still to skip.</summary>
-    public ulong SkipBody { get; set; }
 }
