@@ -2,7 +2,7 @@
 # Publish memory/throughput: RabbitMQ.Client vs Prewire's AmqpPublisher against the throwaway local
 # broker, each scenario in its own process (so peak RSS is that scenario's), the two clients
 # alternating within each scenario, every pair repeated RUNS times (default 3). MODE: jit (net10.0,
-# the issue's setting), aot (NativeAOT on the apps' framework, as the apps ship) or both (default).
+# the issue's setting), aot (the same console published NativeAOT on net10.0, as the apps ship) or both (default).
 # Prints, per mode, every run and then the medians with Prewire's figures as a ratio of the official ones.
 #   benchmarks/publish-memory.sh [RUNS] [jit|aot|both]
 set -euo pipefail
