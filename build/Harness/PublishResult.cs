@@ -9,17 +9,11 @@ public sealed partial record PublishResult(App App, string Rid, PublishMode Mode
 
     public string ExecutablePath => Path.Combine(Directory, App.ExecutableName);
 
-    /// <summary>
-    /// Every trim/AOT warning ILC reported, once each, as the warning gate lists them (the gate lists
-    /// them on every publish, also when ILC was up to date and printed nothing).
-    /// </summary>
-    public IReadOnlyList<TrimWarning> TrimWarnings => WarningLine().Matches(Output)
-        .Select(m => new TrimWarning(m.Groups["code"].Value, m.Groups["member"].Value))
-        .Distinct()
-        .ToList();
+    /// <summary>Every trim/AOT warning ILC reported, once each (<see cref="WarningGate.Read"/>).</summary>
+    public IReadOnlyList<TrimWarning> TrimWarnings => WarningGate.Read(Output);
 
-    /// <summary>The warning gate's verdicts that failed the publish.</summary>
-    public IReadOnlyList<string> GateFailures => GateLine().Matches(Output).Select(m => m.Groups["text"].Value.Trim()).Distinct().ToList();
+    /// <summary>What fails the warning gate (<see cref="WarningGate.Failures"/>).</summary>
+    public IReadOnlyList<string> GateFailures => WarningGate.Failures(Output);
 
     /// <summary>True when the publish stopped because the package source lacks this RID's AOT packs.</summary>
     public bool MissingAotPacks => !Succeeded && Output.Contains("error PREWIRE001", StringComparison.Ordinal);
@@ -35,12 +29,6 @@ public sealed partial record PublishResult(App App, string Rid, PublishMode Mode
     /// <summary>The output's error lines, for failure messages.</summary>
     public string Errors => string.Join('\n', Output.Split('\n').Where(l => l.Contains(": error ", StringComparison.Ordinal)).Distinct());
 
-    [GeneratedRegex(@"Warning gate: found (?<code>IL[23]\d{3}) at (?<member>.+) \([a-z-]+\)\r?$", RegexOptions.Multiline)]
-    private static partial Regex WarningLine();
-
     [GeneratedRegex(@"error PREWIRE001: (?<text>[^\[\r\n]*)")]
     private static partial Regex PreflightLine();
-
-    [GeneratedRegex(@"error PREWIRE01\d: (?<text>[^\[\r\n]*)")]
-    private static partial Regex GateLine();
 }

@@ -2,40 +2,62 @@ using Prewire.Harness;
 
 namespace Prewire.AotSmoke;
 
-/// <summary>The gate fails when it must: a warning in our code, and a stale allowlist entry.</summary>
+/// <summary>The gate decides by assembly and fails when it must: a warning in our code (top-level statements included), our assembly in the allowlist, a stale entry.</summary>
 public sealed class WarningGateTests
 {
     private static readonly string FixtureDirectory = Path.Combine(Repo.Root, "tests", "AotSmoke", "Fixtures", "GateFixture");
     private static readonly App Fixture = new("GateFixture", "tests/AotSmoke/Fixtures/GateFixture", IsWeb: false);
-    private const string ExpectedMember = "Prewire.GateFixture.Program.Main()";
+    private const string ExpectedMember = "Program.<Main>$(String[])";
 
-    [Fact]
-    public async Task A_RequiresUnreferencedCode_call_in_our_code_fails_the_publish_with_exactly_that_warning()
+    public static TheoryData<string> EachRid => Rids.Each();
+
+    [Theory]
+    [MemberData(nameof(EachRid))]
+    public async Task A_RequiresUnreferencedCode_call_in_top_level_statements_fails_the_publish_naming_the_member(string rid)
     {
-        var result = await PublishFixtureAsync("default", []);
+        var result = await PublishFixtureAsync(rid, "default", []);
 
-        Assert.False(result.Succeeded, "the gate let a publish with an IL2026 warning through");
-        Assert.Equal([new TrimWarning("IL2026", ExpectedMember)], result.TrimWarnings);
-        var failure = Assert.Single(result.GateFailures);
-        Assert.StartsWith($"Warning gate: IL2026 in our own code at {ExpectedMember}: Using member 'Prewire.GateFixture.Program.CountMethods(Type)'", failure, StringComparison.Ordinal);
+        Assert.False(result.Succeeded, "a publish with an IL2026 warning in our own top-level Program succeeded");
+        Assert.Equal([new TrimWarning("IL2026", ExpectedMember, IsPackage: false)], result.TrimWarnings);
+        Assert.Equal([$"IL2026 in our code at {ExpectedMember}"], result.GateFailures);
+        Assert.Contains("Trim analysis error IL2026: Program.<Main>$(String[]): Using member 'Program.<<Main>$>g__CountMethods|0_0(Type)'", result.Output, StringComparison.Ordinal);
     }
 
     [Fact]
-    public async Task An_allowlist_entry_that_no_longer_occurs_fails_the_publish()
+    public async Task An_allowlist_entry_naming_our_own_assembly_is_refused_before_compiling()
     {
-        var allowlist = Path.Combine(Repo.Artifacts, "gate-fixture", "stale.allowlist");
-        Directory.CreateDirectory(Path.GetDirectoryName(allowlist)!);
-        await File.WriteAllTextAsync(allowlist,
-            "IL2075 | System.Private.CoreLib | System.Object.NoSuchMember() | test: an entry whose warning does not occur\n",
-            TestContext.Current.CancellationToken);
+        var allowlist = await WriteAllowlistAsync("own", "Prewire.GateFixture | test: our own assembly may not be listed");
 
-        var result = await PublishFixtureAsync("stale", [$"-p:PrewireWarningAllowlist={allowlist}"]);
+        var result = await PublishFixtureAsync(Repo.HostRid, "own", [$"-p:PrewireWarningAllowlist={allowlist}"]);
 
         Assert.False(result.Succeeded);
-        Assert.Contains(result.GateFailures, f => f.Contains("allowlist entry IL2075 System.Object.NoSuchMember() (System.Private.CoreLib) no longer occurs", StringComparison.Ordinal));
+        Assert.Contains("error PREWIRE013: Warning gate: Prewire.GateFixture is built from this repository and cannot be allowlisted", result.Output, StringComparison.Ordinal);
+        Assert.DoesNotContain("Generating native code", result.Output, StringComparison.Ordinal);
     }
 
-    private static Task<PublishResult> PublishFixtureAsync(string name, string[] extraArgs) =>
-        Publishing.PublishProjectAsync(Fixture, FixtureDirectory, Repo.HostRid, PublishMode.Aot, extraArgs,
-            Path.Combine(Repo.Artifacts, "gate-fixture", name), TestContext.Current.CancellationToken);
+    [Fact]
+    public async Task An_allowlisted_package_that_does_not_warn_fails_the_gate_and_our_warning_stays_an_error()
+    {
+        var allowlist = await WriteAllowlistAsync("stale", "System.Private.CoreLib | test: a package whose warnings do not occur");
+
+        var result = await PublishFixtureAsync(Repo.HostRid, "stale", [$"-p:PrewireWarningAllowlist={allowlist}"]);
+
+        Assert.False(result.Succeeded, "with packages allowlisted, a warning in our own code must still fail the publish");
+        Assert.Contains("Trim analysis error IL2026", result.Output, StringComparison.Ordinal);
+        Assert.Equal(
+            [$"IL2026 in our code at {ExpectedMember}", "allowlisted System.Private.CoreLib no longer warns: remove it from build/trim-warnings.allowlist"],
+            result.GateFailures);
+    }
+
+    private static async Task<string> WriteAllowlistAsync(string name, string entry)
+    {
+        var allowlist = Path.Combine(Repo.Artifacts, "gate-fixture", $"{name}.allowlist");
+        Directory.CreateDirectory(Path.GetDirectoryName(allowlist)!);
+        await File.WriteAllTextAsync(allowlist, $"# test allowlist\n{entry}\n", TestContext.Current.CancellationToken);
+        return allowlist;
+    }
+
+    private static Task<PublishResult> PublishFixtureAsync(string rid, string name, string[] extraArgs) =>
+        Publishing.PublishProjectAsync(Fixture, FixtureDirectory, rid, PublishMode.Aot, extraArgs,
+            Path.Combine(Repo.Artifacts, "gate-fixture", rid, name), TestContext.Current.CancellationToken);
 }
