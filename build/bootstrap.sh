@@ -4,9 +4,9 @@
 set -euo pipefail
 
 packages=(
-  clang lld llvm                    # NativeAOT's C toolchain: compiler driver, linker, llvm-objcopy (StripSymbols)
-  gcc-aarch64-linux-gnu g++-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross
-                                    # linux-arm64 cross toolchain: crt files, libgcc, libstdc++, ld, objcopy
+  clang llvm                        # NativeAOT's C toolchain: compiler driver and llvm-objcopy (StripSymbols)
+  gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross
+                                    # linux-arm64 cross toolchain: crt files and libgcc, GNU ld, the C runtime
   qemu-user-static                  # runs linux-arm64 binaries on this x64 host
   rabbitmq-server amqp-tools        # the throwaway broker for tests and the demo, and an independent client
   iproute2                          # ss: free-port checks for the broker
