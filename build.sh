@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The one entry point. Verbs:
-#   ./build.sh test      bootstrap, start a throwaway broker, run tests/Core.Tests and tests/AotSmoke
+#   ./build.sh test      bootstrap, run tests/Core.Tests and tests/AotSmoke (each starts its own broker)
 #   ./build.sh demo      bootstrap, publish the apps (NativeAOT + JIT) for this host, start a broker,
 #                        run each app to its ready line, print size and start-up per app and build
 #   ./build.sh publish [rid...]   NativeAOT publish of every app into artifacts/publish/<rid>/aot/
-#   ./build.sh doctor    preflight: C toolchains (host and arm64 under qemu) and AOT packs per RID
+#   ./build.sh doctor    preflight: C toolchains (host and arm64 under qemu) and AOT packs per RID;
+#                        exits 1 when either RID is not ready
 #   ./build.sh bootstrap install what building and testing need (apt)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -34,7 +35,8 @@ case "$verb" in
     ;;
   test)
     build/bootstrap.sh
-    with_broker
+    # No broker here: each test run starts its own throwaway node on first use (tests/Shared/TestBroker.cs),
+    # as it does under `dotnet test` or an IDE; RABBITMQ_URI, when set, points them at another one.
     rm -rf artifacts/test-results; mkdir -p artifacts/test-results
     status=0
     for project in tests/Core.Tests tests/AotSmoke; do

@@ -8,10 +8,12 @@
 #   build/broker.sh ctl ...  run rabbitmqctl against the node (e.g. "ctl set_vm_memory_high_watermark 0")
 #
 # artifacts/broker/env holds RABBITMQ_URI and the node's settings; `source` it to talk to the node.
+# PREWIRE_BROKER_STATE=DIR keeps a node's data, logs and env there instead, so several nodes (the test
+# runs' own, the demo's) never touch each other.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-state="$root/artifacts/broker"
+state="${PREWIRE_BROKER_STATE:-$root/artifacts/broker}"
 envfile="$state/env"
 
 say() { printf 'broker: %s\n' "$*" >&2; }
@@ -65,7 +67,11 @@ RABBITMQ_URI=amqp://guest:guest@127.0.0.1:$amqp/
 ENV
   load_env
   # Started as root, rabbitmq-server drops to the rabbitmq user, which must own its folders.
-  if [[ $(id -u) == 0 ]] && id rabbitmq >/dev/null 2>&1; then chown -R rabbitmq:rabbitmq "$state"; chmod a+x "$root/artifacts"; fi
+  if [[ $(id -u) == 0 ]] && id rabbitmq >/dev/null 2>&1; then
+    chown -R rabbitmq:rabbitmq "$state"
+    # ...and reach it: every folder above it must be searchable.
+    local dir=$state; while [[ "$dir" != / ]]; do dir=$(dirname "$dir"); chmod a+x "$dir" 2>/dev/null || true; done
+  fi
 
   # Our own epmd, bound to loopback on our port, so stopping it never touches another node's.
   epmd -port "$epmd" -address 127.0.0.1 >/dev/null 2>&1 &

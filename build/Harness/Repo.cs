@@ -14,19 +14,6 @@ public static class Repo
         var other => throw new PlatformNotSupportedException($"no RID for {other}"),
     };
 
-    /// <summary>The broker URI: RABBITMQ_URI, else the throwaway node's env file (build/broker.sh).</summary>
-    public static string? BrokerUri()
-    {
-        var fromEnv = Environment.GetEnvironmentVariable("RABBITMQ_URI");
-        if (!string.IsNullOrEmpty(fromEnv)) return fromEnv;
-        var envFile = Path.Combine(Artifacts, "broker", "env");
-        if (!File.Exists(envFile)) return null;
-        return File.ReadLines(envFile)
-            .Where(l => l.StartsWith("RABBITMQ_URI=", StringComparison.Ordinal))
-            .Select(l => l["RABBITMQ_URI=".Length..])
-            .FirstOrDefault();
-    }
-
     private static string FindRoot()
     {
         for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)

@@ -15,7 +15,7 @@ public sealed class AmqpPublisherTests
     {
         var ct = TestContext.Current.CancellationToken;
         var queue = $"test.{Guid.NewGuid():N}";
-        await using var official = await TestBroker.OfficialClientAsync();
+        await using var official = await OfficialClient.ConnectAsync();
         await using var channel = await official.CreateChannelAsync(cancellationToken: ct);
         await channel.QueueDeclareAsync(queue, durable: false, exclusive: false, autoDelete: false, cancellationToken: ct);
 

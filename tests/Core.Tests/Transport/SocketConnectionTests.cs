@@ -125,9 +125,8 @@ public sealed class SocketConnectionTests
     [Fact]
     public async Task Talks_to_the_real_broker_the_protocol_header_brings_connection_start()
     {
-        var port = Environment.GetEnvironmentVariable("RABBITMQ_NODE_PORT");
-        Assert.True(port is not null, "no broker: run the tests through ./build.sh test, which starts one (RABBITMQ_NODE_PORT)");
-        await using var connection = await SocketConnection.ConnectAsync("127.0.0.1", int.Parse(port, System.Globalization.CultureInfo.InvariantCulture), cancellationToken: TestContext.Current.CancellationToken);
+        var broker = TestBroker.Uri;
+        await using var connection = await SocketConnection.ConnectAsync(broker.Host, broker.Port, cancellationToken: TestContext.Current.CancellationToken);
 
         AmqpFrameWriter.WriteProtocolHeader(connection.Output);
         await connection.Output.FlushAsync(TestContext.Current.CancellationToken);

@@ -1,0 +1,64 @@
+using System.Diagnostics;
+
+namespace Prewire.Harness;
+
+/// <summary>
+/// A RabbitMQ node to test against: the one RABBITMQ_URI names, or a throwaway node on loopback that
+/// <see cref="Start"/> brings up with build/broker.sh in a state folder of its own and disposing stops.
+/// </summary>
+public sealed class BrokerNode : IAsyncDisposable
+{
+    private readonly string? _stateDirectory;
+
+    private BrokerNode(Uri uri, string? stateDirectory)
+    {
+        Uri = uri;
+        _stateDirectory = stateDirectory;
+    }
+
+    public Uri Uri { get; }
+
+    /// <summary>RABBITMQ_URI when set (nothing is started or stopped), else a new node in <paramref name="stateDirectory"/>.</summary>
+    public static BrokerNode Start(string stateDirectory)
+    {
+        var given = Environment.GetEnvironmentVariable("RABBITMQ_URI");
+        if (!string.IsNullOrEmpty(given)) return new BrokerNode(new Uri(given), stateDirectory: null);
+
+        var (exitCode, output) = Run(stateDirectory, "start");
+        var envFile = Path.Combine(stateDirectory, "env");
+        if (exitCode != 0 || !File.Exists(envFile))
+            throw new InvalidOperationException($"build/broker.sh start failed ({exitCode}); is rabbitmq-server installed (build/bootstrap.sh)?\n{output}");
+        var uri = File.ReadLines(envFile).First(l => l.StartsWith("RABBITMQ_URI=", StringComparison.Ordinal))["RABBITMQ_URI=".Length..];
+        return new BrokerNode(new Uri(uri), stateDirectory);
+    }
+
+    /// <summary>rabbitmqctl against this node (a node given by RABBITMQ_URI: the one build/broker.sh started by default).</summary>
+    public Task CtlAsync(params string[] args) => Task.Run(() =>
+    {
+        var (exitCode, output) = Run(_stateDirectory, ["ctl", .. args]);
+        if (exitCode != 0) throw new InvalidOperationException($"rabbitmqctl {string.Join(' ', args)} failed ({exitCode}): {output}");
+    });
+
+    public ValueTask DisposeAsync()
+    {
+        if (_stateDirectory is not null) Run(_stateDirectory, "stop");
+        return ValueTask.CompletedTask;
+    }
+
+    private static (int ExitCode, string Output) Run(string? stateDirectory, params string[] args)
+    {
+        var start = new ProcessStartInfo(Path.Combine(Repo.Root, "build", "broker.sh"))
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        foreach (var arg in args) start.ArgumentList.Add(arg);
+        if (stateDirectory is not null) start.Environment["PREWIRE_BROKER_STATE"] = stateDirectory;
+        using var process = Process.Start(start)!;
+        var stderr = process.StandardError.ReadToEndAsync();
+        var stdout = process.StandardOutput.ReadToEnd();
+        process.WaitForExit();
+        return (process.ExitCode, stdout + stderr.Result);
+    }
+}

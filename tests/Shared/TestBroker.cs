@@ -1,0 +1,26 @@
+using Prewire.Harness;
+
+[assembly: AssemblyFixture(typeof(Prewire.TestBroker))]
+
+namespace Prewire;
+
+/// <summary>
+/// The broker a test run talks to, shared by every test in the assembly: RABBITMQ_URI when given,
+/// else a throwaway node on loopback (build/broker.sh) started on first use and stopped when the run
+/// ends, so `dotnet test` and an IDE's runner work without ./build.sh. Linked into each test project.
+/// </summary>
+public sealed class TestBroker : IAsyncDisposable
+{
+    private static readonly Lazy<BrokerNode> Node = new(() =>
+        BrokerNode.Start(Path.Combine(Repo.Artifacts, "test-broker", typeof(TestBroker).Assembly.GetName().Name!)));
+
+    public static Uri Uri => Node.Value.Uri;
+
+    /// <summary>rabbitmqctl against the test node.</summary>
+    public static Task CtlAsync(params string[] args) => Node.Value.CtlAsync(args);
+
+    public async ValueTask DisposeAsync()
+    {
+        if (Node.IsValueCreated) await Node.Value.DisposeAsync();
+    }
+}
