@@ -44,7 +44,7 @@ public sealed class AmqpPublisherBrokerStateTests
     {
         var ct = TestContext.Current.CancellationToken;
         var queue = $"test.durable.{Guid.NewGuid():N}";
-        await using (var official = await TestBroker.OfficialClientAsync())
+        await using (var official = await OfficialClient.ConnectAsync())
         await using (var channel = await official.CreateChannelAsync(cancellationToken: ct))
             await channel.QueueDeclareAsync(queue, durable: true, exclusive: false, autoDelete: false, cancellationToken: ct);
 
@@ -82,7 +82,7 @@ public sealed class AmqpPublisherBrokerStateTests
 
         Assert.Equal(8 * 2000, confirmed + failed);
         Assert.True(confirmed > 0 && failed > 0, $"the stop did not land mid-run: {confirmed} confirmed, {failed} failed");
-        await using var after = await TestBroker.OfficialClientAsync();
+        await using var after = await OfficialClient.ConnectAsync();
         await using var check = await after.CreateChannelAsync(cancellationToken: ct);
         var kept = await check.MessageCountAsync(queue, ct);
         Assert.True(kept >= (uint)confirmed, $"{confirmed} publishes were reported confirmed but the durable queue holds {kept}");
@@ -105,7 +105,7 @@ public sealed class AmqpPublisherBrokerStateTests
         Assert.False(IsDebugBuild(), "allocation tests measure optimized code: run them in Release (./build.sh test does)");
         var (shortWindow, longWindow) = await PublishAllocations.MeasureAsync(publisher, bodySize, publishers);
 
-        Assert.True(longWindow - shortWindow <= PublishAllocations.Tolerance(publishers), $"4,000 more confirmed publishes allocated {longWindow - shortWindow} bytes ({shortWindow} B for 1,000, {longWindow} B for 5,000)");
+        Assert.True(longWindow <= shortWindow, $"4,000 more confirmed publishes allocated {longWindow - shortWindow} bytes ({shortWindow} B for 1,000, {longWindow} B for 5,000)");
     }
 
     // Debug builds compile async state machines as classes, one allocation per call.

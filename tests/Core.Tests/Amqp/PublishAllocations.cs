@@ -11,35 +11,42 @@ namespace Prewire.Amqp;
 internal static class PublishAllocations
 {
     /// <summary>
-    /// Warms up, then measures two windows of 1,000 and 5,000 publishes over <paramref name="publishers"/>
-    /// concurrent loops (a body over 256 KiB goes out a flush at a time, waiting in between). The
-    /// measurement's own cost is the same in both, so their difference is what 4,000 more publishes
-    /// allocated. Each window is the least of three runs: other threads (a test runner, a new
-    /// thread-pool thread) can only add bytes, while a real per-publish allocation is in every run.
+    /// Warms up, then measures pairs of windows of <see cref="ShortCount"/> and <see cref="LongCount"/>
+    /// publishes over <paramref name="publishers"/> concurrent loops (a body over 256 KiB goes out a
+    /// flush at a time, waiting in between). The measurement's own cost is the same in both windows,
+    /// so the difference of their least values is what the extra publishes allocated.
     /// </summary>
-    public static async Task<(long ShortWindow, long LongWindow)> MeasureAsync(AmqpPublisher publisher, int bodySize, int publishers = 1)
+    /// <remarks>
+    /// Least values, over as many pairs as it takes (at least 3, at most <see cref="MaxPairs"/>) for the
+    /// long window to come down to the short one: a window can include a one-off that is not a cost of
+    /// publishing. Measured on a loaded machine (3 busy loops on 2 cores), about 1 long window in 4
+    /// allocated 64 B to 16.7 KB more, with no thread started or ended: the connection's pipes and
+    /// block pool growing to a new high-water mark of buffered data (a 16 KiB block, a pipe segment,
+    /// the free stack's array), which a slow machine reaches later than a fast one. A per-publish
+    /// allocation is in every long window (at least 4,000 B more over 4,000 publishes), so no number
+    /// of pairs hides it.
+    /// </remarks>
+    public static async Task<(long ShortWindow, long LongWindow)> MeasureAsync(AmqpPublisher publisher, int bodySize, int publishers = 1, int scale = 1)
     {
         var properties = new BasicProperties { ContentType = "application/octet-stream", DeliveryMode = 2, MessageId = "fixed" };
         var body = new byte[bodySize];
         var loops = new Task[publishers];
-        for (var round = 0; round < 5; round++) await WindowAsync(publisher, properties, body, loops, 2_000);
+        for (var round = 0; round < 5; round++) await WindowAsync(publisher, properties, body, loops, 2_000 / scale);
         var shortWindow = long.MaxValue;
         var longWindow = long.MaxValue;
-        for (var run = 0; run < 3; run++)
+        for (var pair = 0; pair < MaxPairs && (pair < 3 || longWindow > shortWindow); pair++)
         {
-            shortWindow = Math.Min(shortWindow, await WindowAsync(publisher, properties, body, loops, 1_000));
-            longWindow = Math.Min(longWindow, await WindowAsync(publisher, properties, body, loops, 5_000));
+            shortWindow = Math.Min(shortWindow, await WindowAsync(publisher, properties, body, loops, ShortCount / scale));
+            longWindow = Math.Min(longWindow, await WindowAsync(publisher, properties, body, loops, LongCount / scale));
         }
         return (shortWindow, longWindow);
     }
 
-    /// <summary>
-    /// What the long window may exceed the short one by: nothing for one publisher. With several, each
-    /// window starts its loops afresh on whichever pool threads are free, and the first publish on a
-    /// thread whose state machine cache is empty allocates one (~200 B), a start or two more in one
-    /// window than the other. A per-publish allocation over 4,000 publishes is at least 96,000 B.
-    /// </summary>
-    public static long Tolerance(int publishers) => publishers == 1 ? 0 : 1024;
+    /// <summary>Publishes in the short and the long window (divided by the scale given to <see cref="MeasureAsync"/>).</summary>
+    public const int ShortCount = 1_000, LongCount = 5_000;
+
+    /// <summary>Window pairs measured at most.</summary>
+    public const int MaxPairs = 10;
 
     private static async Task<long> WindowAsync(AmqpPublisher publisher, BasicProperties properties, byte[] body, Task[] loops, int count)
     {

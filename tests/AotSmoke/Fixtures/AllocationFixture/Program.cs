@@ -1,17 +1,22 @@
+using System.Globalization;
 using Prewire.Amqp;
 
-// Prewire.AllocationFixture <amqp-uri>: one line per case, "bodySize=B publishers=P short=S long=L tolerance=T"
-// (bytes allocated process-wide by 1,000 and 5,000 confirmed publishes; see PublishAllocations).
-if (args.Length != 1 || !Uri.TryCreate(args[0], UriKind.Absolute, out var uri))
+// Prewire.AllocationFixture <amqp-uri> [scale]: one line per case,
+// "bodySize=B publishers=P more=N short=S long=L": bytes allocated process-wide by the short
+// and the long window of confirmed publishes (see PublishAllocations), N publishes apart. A scale
+// divides the windows (arm64 under qemu runs a fifth).
+if (args.Length is < 1 or > 2 || !Uri.TryCreate(args[0], UriKind.Absolute, out var uri)
+    || !int.TryParse(args.Length == 2 ? args[1] : "1", NumberStyles.None, CultureInfo.InvariantCulture, out var scale) || scale < 1)
 {
-    Console.Error.WriteLine("usage: Prewire.AllocationFixture <amqp-uri>");
+    Console.Error.WriteLine("usage: Prewire.AllocationFixture <amqp-uri> [scale]");
     return 2;
 }
 
 foreach (var (bodySize, publishers) in new[] { (256, 1), (300_000, 1), (256, 16) })
 {
     await using var publisher = await AmqpPublisher.ConnectAsync(new AmqpPublisherOptions { Uri = uri, Channels = publishers, ClientName = "prewire-allocation-fixture" });
-    var (shortWindow, longWindow) = await PublishAllocations.MeasureAsync(publisher, bodySize, publishers);
-    Console.WriteLine($"bodySize={bodySize} publishers={publishers} short={shortWindow} long={longWindow} tolerance={PublishAllocations.Tolerance(publishers)}");
+    var (shortWindow, longWindow) = await PublishAllocations.MeasureAsync(publisher, bodySize, publishers, scale);
+    var more = (PublishAllocations.LongCount - PublishAllocations.ShortCount) / scale;
+    Console.WriteLine($"bodySize={bodySize} publishers={publishers} more={more} short={shortWindow} long={longWindow}");
 }
 return 0;
