@@ -33,7 +33,7 @@ public sealed class AppProcess : IAsyncDisposable
             UseShellExecute = false,
             WorkingDirectory = Path.GetDirectoryName(executable)!,
         };
-        if (rid == "linux-arm64" && Repo.HostRid != "linux-arm64")
+        if (Qemu.Emulates(rid))
         {
             start.FileName = Qemu.Path;
             start.ArgumentList.Add("-L");

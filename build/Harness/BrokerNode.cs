@@ -1,5 +1,3 @@
-using System.Diagnostics;
-
 namespace Prewire.Harness;
 
 /// <summary>
@@ -24,7 +22,7 @@ public sealed class BrokerNode : IAsyncDisposable
         var given = Environment.GetEnvironmentVariable("RABBITMQ_URI");
         if (!string.IsNullOrEmpty(given)) return new BrokerNode(new Uri(given), stateDirectory: null);
 
-        var (exitCode, output) = Run(stateDirectory, "start");
+        var (exitCode, output) = RunAsync(stateDirectory, "start").GetAwaiter().GetResult();
         var envFile = Path.Combine(stateDirectory, "env");
         if (exitCode != 0 || !File.Exists(envFile))
             throw new InvalidOperationException($"build/broker.sh start failed ({exitCode}); is rabbitmq-server installed (build/bootstrap.sh)?\n{output}");
@@ -33,32 +31,18 @@ public sealed class BrokerNode : IAsyncDisposable
     }
 
     /// <summary>rabbitmqctl against this node (a node given by RABBITMQ_URI: the one build/broker.sh started by default).</summary>
-    public Task CtlAsync(params string[] args) => Task.Run(() =>
+    public async Task CtlAsync(params string[] args)
     {
-        var (exitCode, output) = Run(_stateDirectory, ["ctl", .. args]);
+        var (exitCode, output) = await RunAsync(_stateDirectory, ["ctl", .. args]).ConfigureAwait(false);
         if (exitCode != 0) throw new InvalidOperationException($"rabbitmqctl {string.Join(' ', args)} failed ({exitCode}): {output}");
-    });
-
-    public ValueTask DisposeAsync()
-    {
-        if (_stateDirectory is not null) Run(_stateDirectory, "stop");
-        return ValueTask.CompletedTask;
     }
 
-    private static (int ExitCode, string Output) Run(string? stateDirectory, params string[] args)
+    public async ValueTask DisposeAsync()
     {
-        var start = new ProcessStartInfo(Path.Combine(Repo.Root, "build", "broker.sh"))
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
-        foreach (var arg in args) start.ArgumentList.Add(arg);
-        if (stateDirectory is not null) start.Environment["PREWIRE_BROKER_STATE"] = stateDirectory;
-        using var process = Process.Start(start)!;
-        var stderr = process.StandardError.ReadToEndAsync();
-        var stdout = process.StandardOutput.ReadToEnd();
-        process.WaitForExit();
-        return (process.ExitCode, stdout + stderr.Result);
+        if (_stateDirectory is not null) await RunAsync(_stateDirectory, "stop").ConfigureAwait(false);
     }
+
+    private static Task<(int ExitCode, string Output)> RunAsync(string? stateDirectory, params string[] args) =>
+        Tool.RunAsync(Path.Combine(Repo.Root, "build", "broker.sh"), args, Repo.Root,
+            environment: stateDirectory is null ? null : new Dictionary<string, string> { ["PREWIRE_BROKER_STATE"] = stateDirectory });
 }

@@ -35,7 +35,7 @@ public static class Publishing
                 "-nologo", "-nodeReuse:false", "-clp:NoSummary", .. extraArgs,
             ];
             var clock = Stopwatch.StartNew();
-            var (exitCode, output) = await Tool.RunAsync("dotnet", args, projectDirectory, cancellationToken).ConfigureAwait(false);
+            var (exitCode, output) = await Tool.RunAsync("dotnet", args, projectDirectory, cancellationToken: cancellationToken).ConfigureAwait(false);
             return new PublishResult(app, rid, mode, exitCode, output, clock.Elapsed, outputDirectory);
         }
         finally

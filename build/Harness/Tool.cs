@@ -6,7 +6,7 @@ namespace Prewire.Harness;
 /// <summary>Runs a command line tool to completion and collects its output.</summary>
 public static class Tool
 {
-    public static async Task<(int ExitCode, string Output)> RunAsync(string fileName, IEnumerable<string> args, string workingDirectory, CancellationToken cancellationToken = default)
+    public static async Task<(int ExitCode, string Output)> RunAsync(string fileName, IEnumerable<string> args, string workingDirectory, IReadOnlyDictionary<string, string>? environment = null, CancellationToken cancellationToken = default)
     {
         var start = new ProcessStartInfo(fileName)
         {
@@ -17,6 +17,7 @@ public static class Tool
         };
         foreach (var arg in args) start.ArgumentList.Add(arg);
         ScrubMSBuildEnvironment(start.Environment);
+        foreach (var (key, value) in environment ?? new Dictionary<string, string>()) start.Environment[key] = value;
 
         var output = new StringBuilder();
         using var process = new Process { StartInfo = start };

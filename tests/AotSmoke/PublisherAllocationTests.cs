@@ -21,7 +21,7 @@ public sealed partial class PublisherAllocationTests
         Assert.True(published.Succeeded, $"publish failed ({published.ExitCode}):\n{published.Errors}");
 
         // Under qemu a window is a fifth the size: the same measurement, fewer publishes.
-        var scale = Rids.Emulated(rid) ? 5 : 1;
+        var scale = Qemu.Emulates(rid) ? 5 : 1;
         await using var run = AppProcess.Start(published.ExecutablePath, [TestBroker.Uri.ToString(), $"{scale}"], rid: rid);
         Assert.Equal(0, await run.WaitForExitAsync(TimeSpan.FromMinutes(5)));
 

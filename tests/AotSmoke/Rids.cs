@@ -22,7 +22,5 @@ internal static class Rids
     /// Message counts for a run under emulation: qemu runs arm64 code several times slower, so arm64
     /// runs the same checks on fewer messages (never skips them).
     /// </summary>
-    public static int Scaled(string rid, int count) => Emulated(rid) ? Math.Max(1, count / 4) : count;
-
-    public static bool Emulated(string rid) => rid != Repo.HostRid;
+    public static int Scaled(string rid, int count) => Qemu.Emulates(rid) ? Math.Max(1, count / 4) : count;
 }
