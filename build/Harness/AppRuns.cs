@@ -3,8 +3,17 @@ namespace Prewire.Harness;
 /// <summary>The standard way to run each app to its ready line, shared by the demo and the tests.</summary>
 public static class AppRuns
 {
-    public static readonly TimeSpan ReadyTimeout = TimeSpan.FromSeconds(30);
-    public static readonly TimeSpan ExitTimeout = TimeSpan.FromSeconds(10);
+    // Hang guards, not measurements. Under qemu on a loaded 2-core machine a binary can take many
+    // times as long (seen: HttpEndpoint --help past 10 s while a build ran beside the suite).
+    private const int EmulationFactor = 6;
+
+    /// <summary>How long a start may take before it counts as hung.</summary>
+    public static TimeSpan ReadyTimeout(string rid) => Scaled(rid, TimeSpan.FromSeconds(30));
+
+    /// <summary>How long an exit may take before it counts as hung.</summary>
+    public static TimeSpan ExitTimeout(string rid) => Scaled(rid, TimeSpan.FromSeconds(10));
+
+    private static TimeSpan Scaled(string rid, TimeSpan native) => Qemu.Emulates(rid) ? native * EmulationFactor : native;
 
     /// <summary>Starts an app the way it runs in production: brokers apps with a URI, the web app on a free loopback port.</summary>
     public static AppProcess Start(App app, string executable, string rid, string? brokerUri, out Uri? baseAddress)
@@ -29,9 +38,9 @@ public static class AppRuns
     {
         ArgumentNullException.ThrowIfNull(app);
         await using var process = Start(app, executable, rid, brokerUri, out _);
-        var readyMs = await process.WaitForReadyAsync(ReadyTimeout).ConfigureAwait(false);
+        var readyMs = await process.WaitForReadyAsync(ReadyTimeout(rid)).ConfigureAwait(false);
         if (app.IsWeb) process.Terminate();
-        var exitCode = await process.WaitForExitAsync(ExitTimeout).ConfigureAwait(false);
+        var exitCode = await process.WaitForExitAsync(ExitTimeout(rid)).ConfigureAwait(false);
         if (exitCode != 0)
             throw new InvalidOperationException($"{app} exited with {exitCode}.\nstderr:\n{process.Stderr}");
         return readyMs;

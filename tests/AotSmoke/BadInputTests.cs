@@ -25,7 +25,7 @@ public sealed class BadInputTests(PublishedApps published)
         var app = App.Named(appName);
         var result = await published.GetSucceededAsync(app, rid);
         await using var process = AppProcess.Start(result.ExecutablePath, ["--help"], rid: rid);
-        Assert.Equal(0, await process.WaitForExitAsync(AppRuns.ExitTimeout));
+        Assert.Equal(0, await process.WaitForExitAsync(AppRuns.ExitTimeout(rid)));
         Assert.Contains($"Usage:\n  {app.ExecutableName} [options]", process.Stdout, StringComparison.Ordinal);
     }
 
@@ -62,7 +62,7 @@ public sealed class BadInputTests(PublishedApps published)
     {
         var result = await published.GetSucceededAsync(App.Named(appName), rid);
         await using var process = AppProcess.Start(result.ExecutablePath, args, rid: rid);
-        var exitCode = await process.WaitForExitAsync(TimeSpan.FromSeconds(30));
+        var exitCode = await process.WaitForExitAsync(AppRuns.ReadyTimeout(rid));
         return (exitCode, process.Stderr);
     }
 

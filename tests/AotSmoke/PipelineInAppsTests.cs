@@ -58,7 +58,7 @@ public sealed class PipelineInAppsTests(PublishedApps published)
         var result = await published.GetSucceededAsync(App.Named(appName), rid);
         await using var process = AppProcess.Start(result.ExecutablePath, ["--describe"], rid: rid);
 
-        Assert.Equal(0, await process.WaitForExitAsync(AppRuns.ExitTimeout));
+        Assert.Equal(0, await process.WaitForExitAsync(AppRuns.ExitTimeout(rid)));
         Assert.StartsWith(expected, process.Stdout, StringComparison.Ordinal);
     }
 
@@ -76,7 +76,7 @@ public sealed class PipelineInAppsTests(PublishedApps published)
 
         await using (var process = AppProcess.Start(jit.ExecutablePath, ["--describe"], rid: rid))
         {
-            Assert.Equal(0, await process.WaitForExitAsync(AppRuns.ReadyTimeout));
+            Assert.Equal(0, await process.WaitForExitAsync(AppRuns.ReadyTimeout(rid)));
             Assert.StartsWith("Pipeline<OutgoingLogicalContext> (expression-tree, 4 steps)", process.Stdout, StringComparison.Ordinal);
         }
 

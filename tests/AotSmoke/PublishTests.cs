@@ -44,10 +44,10 @@ public sealed class PublishTests(PublishedApps published)
         var broker = app.IsWeb ? null : TestBroker.Uri.ToString();
 
         await using var process = AppRuns.Start(app, result.ExecutablePath, rid, broker, out _);
-        await process.WaitForReadyAsync(AppRuns.ReadyTimeout);
+        await process.WaitForReadyAsync(AppRuns.ReadyTimeout(rid));
         if (app.IsWeb) process.Terminate();
 
-        Assert.Equal(0, await process.WaitForExitAsync(AppRuns.ExitTimeout));
+        Assert.Equal(0, await process.WaitForExitAsync(AppRuns.ExitTimeout(rid)));
         Assert.Equal("", process.Stderr);
         if (!app.IsWeb) Assert.Contains("Connected to amqp://127.0.0.1:", process.Stdout, StringComparison.Ordinal);
     }
