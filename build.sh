@@ -7,6 +7,8 @@
 #   ./build.sh doctor    preflight: C toolchains (host and arm64 under qemu) and AOT packs per RID;
 #                        exits 1 when either RID is not ready
 #   ./build.sh bootstrap install what building and testing need (apt)
+#   ./build.sh codegen [--check]  write src/Core/Framing/Methods from build/codegen/amqp_methods.py,
+#                        or (--check) fail naming each file that differs
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd "$root"
@@ -27,6 +29,7 @@ verb=${1:-}
 case "$verb" in
   bootstrap) build/bootstrap.sh ;;
   doctor) build/doctor.sh ;;
+  codegen) python3 build/codegen/amqp_methods.py "$@" ;;
   publish) harness publish "$@" ;;
   demo)
     build/bootstrap.sh
@@ -49,7 +52,7 @@ case "$verb" in
     exit $status
     ;;
   *)
-    sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
     [[ -z "$verb" || "$verb" == help || "$verb" == --help ]] && exit 0
     exit 2
     ;;

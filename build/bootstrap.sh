@@ -11,6 +11,7 @@ packages=(
   rabbitmq-server amqp-tools        # the throwaway broker for tests and the demo, and an independent client
   iproute2                          # ss: free-port checks for the broker
   wrk hyperfine                     # HTTP load and whole-process timings
+  python3                           # build/codegen/amqp_methods.py (CI checks the generated files)
 )
 
 say() { printf 'bootstrap: %s\n' "$*" >&2; }

@@ -1,4 +1,3 @@
-using System.Buffers;
 using System.Text;
 using Prewire.Framing;
 using Prewire.Framing.Methods;
@@ -91,9 +90,9 @@ public sealed partial class AmqpPublisher
                 while (method is null && AmqpFrameReader.TryReadFrame(ref buffer, _frameMax, out var frame))
                 {
                     if (frame.Type == FrameType.Heartbeat) continue;
-                    var id = AmqpFrameReader.ReadMethodId(frame);
-                    if (id == (ConnectionClose.ClassId, ConnectionClose.MethodId)) throw ConnectionClosed(frame);
-                    if (id == (ChannelClose.ClassId, ChannelClose.MethodId)) throw ChannelClosed(frame);
+                    var id = AmqpFrameReader.ReadCommandId(frame);
+                    if (id == AmqpCommandId.ConnectionClose) throw ConnectionClosed(frame);
+                    if (id == AmqpCommandId.ChannelClose) throw ChannelClosed(frame);
                     method = AmqpFrameReader.ReadMethod<T>(frame);
                 }
             }

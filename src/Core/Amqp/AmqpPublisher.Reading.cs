@@ -1,8 +1,6 @@
-using System.Buffers;
 using Prewire.Amqp.Internal;
 using Prewire.Framing;
 using Prewire.Framing.Methods;
-using Prewire.Tasks;
 
 namespace Prewire.Amqp;
 
@@ -67,35 +65,35 @@ public sealed partial class AmqpPublisher
 
     private void HandleMethod(in Frame frame)
     {
-        switch (AmqpFrameReader.ReadMethodId(frame))
+        switch (AmqpFrameReader.ReadCommandId(frame))
         {
-            case (60, 80) when ChannelOf(frame) is { } channel:
+            case AmqpCommandId.BasicAck when ChannelOf(frame) is { } channel:
                 var ack = AmqpFrameReader.ReadMethod<BasicAck>(frame);
                 channel.Confirms.Ack(ack.DeliveryTag, ack.Multiple);
                 break;
-            case (60, 120) when ChannelOf(frame) is { } channel:
+            case AmqpCommandId.BasicNack when ChannelOf(frame) is { } channel:
                 var nack = AmqpFrameReader.ReadMethod<BasicNack>(frame);
                 channel.Confirms.Nack(nack.DeliveryTag, nack.Multiple);
                 break;
-            case (60, 50) when ChannelOf(frame) is { } channel:
+            case AmqpCommandId.BasicReturn when ChannelOf(frame) is { } channel:
                 var basicReturn = AmqpFrameReader.ReadMethod<BasicReturn>(frame);
                 channel.PendingReturn = (basicReturn.ReplyCode, basicReturn.ReplyText);
                 break;
-            case (10, 60):
+            case AmqpCommandId.ConnectionBlocked:
                 _unblocked = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
                 break;
-            case (10, 61):
+            case AmqpCommandId.ConnectionUnblocked:
                 _unblocked.TrySetResult();
                 break;
-            case (10, 50):
+            case AmqpCommandId.ConnectionClose:
                 Fail(ConnectionClosed(frame));
                 _ = ReplyAsync(0, new ConnectionCloseOk());
                 break;
-            case (10, 51):
+            case AmqpCommandId.ConnectionCloseOk:
                 Volatile.Write(ref _closeOkReceived, true);
                 _closed.TrySetResult();
                 break;
-            case (20, 40):
+            case AmqpCommandId.ChannelClose:
                 // Any channel's error ends the publisher: its publishes were spread over all channels,
                 // so callers see one failure, not one channel's share of them failing.
                 Fail(ChannelClosed(frame));

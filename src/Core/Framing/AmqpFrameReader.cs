@@ -1,4 +1,5 @@
 using System.Buffers;
+using Prewire.Framing.Methods;
 
 namespace Prewire.Framing;
 
@@ -50,21 +51,21 @@ public static class AmqpFrameReader
         return true;
     }
 
-    /// <summary>The class and method ids of a method frame.</summary>
-    public static (ushort ClassId, ushort MethodId) ReadMethodId(in Frame frame)
+    /// <summary>The class and method ids of a method frame, as one value to switch on.</summary>
+    public static AmqpCommandId ReadCommandId(in Frame frame)
     {
         if (frame.Type != FrameType.Method) throw new AmqpProtocolException($"expected a method frame, got a {frame.Type} frame.");
         var reader = new AmqpReader(frame.Payload);
-        return (reader.ReadShort(), reader.ReadShort());
+        return (AmqpCommandId)reader.ReadLong();
     }
 
     /// <summary>Reads a method frame as <typeparamref name="T"/>; throws when it is another method or malformed.</summary>
     public static T ReadMethod<T>(in Frame frame)
         where T : struct, IAmqpMethod<T>
     {
-        var (classId, methodId) = ReadMethodId(frame);
-        if (classId != T.ClassId || methodId != T.MethodId)
-            throw new AmqpProtocolException($"expected {typeof(T).Name} ({T.ClassId}, {T.MethodId}), got method ({classId}, {methodId}).");
+        var id = ReadCommandId(frame);
+        if (id != T.CommandId)
+            throw new AmqpProtocolException($"expected {typeof(T).Name} ({T.ClassId}, {T.MethodId}), got method ({(uint)id >> 16}, {(uint)id & 0xFFFF}).");
         var reader = new AmqpReader(frame.Payload.Slice(4));
         var method = T.ReadArguments(ref reader);
         // The name only on failure: under NativeAOT, Type.Name builds a new string on every call.

@@ -1,3 +1,5 @@
+using Prewire.Framing.Methods;
+
 namespace Prewire.Framing;
 
 /// <summary>
@@ -12,6 +14,9 @@ public interface IAmqpMethod<TSelf>
 
     /// <summary>The method id within the class.</summary>
     static abstract ushort MethodId { get; }
+
+    /// <summary>Both ids in one value, as <see cref="AmqpFrameReader.ReadCommandId"/> reads them.</summary>
+    static abstract AmqpCommandId CommandId { get; }
 
     /// <summary>The encoded size of the arguments, in bytes.</summary>
     int GetArgumentsSize();

@@ -38,7 +38,7 @@ public sealed class CapturedVectorTests
             switch (frame.Type)
             {
                 case FrameType.Method:
-                    Assert.True(MethodDispatch.TryVisit(frame, new WriteBack(output)), $"no method type for {AmqpFrameReader.ReadMethodId(frame)}");
+                    Assert.True(MethodDispatch.TryVisit(frame, new WriteBack(output)), $"no method type for {AmqpFrameReader.ReadCommandId(frame)}");
                     break;
                 case FrameType.ContentHeader:
                     var header = AmqpFrameReader.ReadContentHeader(frame);
@@ -60,13 +60,16 @@ public sealed class CapturedVectorTests
     {
         var seen = Frames("client-to-broker.bin").Concat(Frames("broker-to-client.bin"))
             .Where(f => f.Frame.Type == FrameType.Method)
-            .Select(f => AmqpFrameReader.ReadMethodId(f.Frame))
+            .Select(f => AmqpFrameReader.ReadCommandId(f.Frame))
             .ToHashSet();
-        (ushort, ushort)[] expected =
+        AmqpCommandId[] expected =
         [
-            (10, 10), (10, 11), (10, 30), (10, 31), (10, 40), (10, 41), (10, 50), (10, 51),
-            (20, 10), (20, 11), (20, 40), (20, 41), (85, 10), (85, 11), (50, 10), (50, 11), (60, 10), (60, 11),
-            (60, 20), (60, 21), (60, 30), (60, 31), (60, 40), (60, 60), (60, 80),
+            AmqpCommandId.ConnectionStart, AmqpCommandId.ConnectionStartOk, AmqpCommandId.ConnectionTune, AmqpCommandId.ConnectionTuneOk,
+            AmqpCommandId.ConnectionOpen, AmqpCommandId.ConnectionOpenOk, AmqpCommandId.ConnectionClose, AmqpCommandId.ConnectionCloseOk,
+            AmqpCommandId.ChannelOpen, AmqpCommandId.ChannelOpenOk, AmqpCommandId.ChannelClose, AmqpCommandId.ChannelCloseOk,
+            AmqpCommandId.ConfirmSelect, AmqpCommandId.ConfirmSelectOk, AmqpCommandId.QueueDeclare, AmqpCommandId.QueueDeclareOk,
+            AmqpCommandId.BasicQos, AmqpCommandId.BasicQosOk, AmqpCommandId.BasicConsume, AmqpCommandId.BasicConsumeOk,
+            AmqpCommandId.BasicCancel, AmqpCommandId.BasicCancelOk, AmqpCommandId.BasicPublish, AmqpCommandId.BasicDeliver, AmqpCommandId.BasicAck,
         ];
         var missing = expected.Where(id => !seen.Contains(id)).ToList();
         Assert.True(missing.Count == 0, $"not in the recording: {string.Join(", ", missing)}");
@@ -79,7 +82,7 @@ public sealed class CapturedVectorTests
         var publishes = 0;
         for (var i = 0; i < frames.Count; i++)
         {
-            if (frames[i].Frame.Type != FrameType.Method || AmqpFrameReader.ReadMethodId(frames[i].Frame) != (BasicPublish.ClassId, BasicPublish.MethodId)) continue;
+            if (frames[i].Frame.Type != FrameType.Method || AmqpFrameReader.ReadCommandId(frames[i].Frame) != BasicPublish.CommandId) continue;
             var publish = AmqpFrameReader.ReadMethod<BasicPublish>(frames[i].Frame);
             var header = AmqpFrameReader.ReadContentHeader(frames[i + 1].Frame);
             var recorded = new List<byte>(frames[i].Raw.Concat(frames[i + 1].Raw));

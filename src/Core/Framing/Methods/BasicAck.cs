@@ -7,10 +7,13 @@ namespace Prewire.Framing.Methods;
 public readonly record struct BasicAck(ulong DeliveryTag, bool Multiple) : IAmqpMethod<BasicAck>
 {
     /// <inheritdoc />
-    public static ushort ClassId => 60;
+    public static ushort ClassId => AmqpClassId.Basic;
 
     /// <inheritdoc />
     public static ushort MethodId => 80;
+
+    /// <inheritdoc />
+    public static AmqpCommandId CommandId => AmqpCommandId.BasicAck;
 
     /// <inheritdoc />
     public int GetArgumentsSize() => 8 + 1;

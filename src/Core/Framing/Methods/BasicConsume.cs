@@ -7,10 +7,13 @@ namespace Prewire.Framing.Methods;
 public readonly record struct BasicConsume(ushort Reserved1, string Queue, string ConsumerTag, bool NoLocal, bool NoAck, bool Exclusive, bool NoWait, Dictionary<string, object?>? Arguments) : IAmqpMethod<BasicConsume>
 {
     /// <inheritdoc />
-    public static ushort ClassId => 60;
+    public static ushort ClassId => AmqpClassId.Basic;
 
     /// <inheritdoc />
     public static ushort MethodId => 20;
+
+    /// <inheritdoc />
+    public static AmqpCommandId CommandId => AmqpCommandId.BasicConsume;
 
     /// <inheritdoc />
     public int GetArgumentsSize() => 2 + AmqpWriter.ShortStringSize(Queue) + AmqpWriter.ShortStringSize(ConsumerTag) + 1 + FieldTable.GetSize(Arguments);

@@ -7,10 +7,13 @@ namespace Prewire.Framing.Methods;
 public readonly record struct BasicDeliver(string ConsumerTag, ulong DeliveryTag, bool Redelivered, string Exchange, string RoutingKey) : IAmqpMethod<BasicDeliver>
 {
     /// <inheritdoc />
-    public static ushort ClassId => 60;
+    public static ushort ClassId => AmqpClassId.Basic;
 
     /// <inheritdoc />
     public static ushort MethodId => 60;
+
+    /// <inheritdoc />
+    public static AmqpCommandId CommandId => AmqpCommandId.BasicDeliver;
 
     /// <inheritdoc />
     public int GetArgumentsSize() => AmqpWriter.ShortStringSize(ConsumerTag) + 8 + 1 + AmqpWriter.ShortStringSize(Exchange) + AmqpWriter.ShortStringSize(RoutingKey);

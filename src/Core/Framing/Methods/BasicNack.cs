@@ -7,10 +7,13 @@ namespace Prewire.Framing.Methods;
 public readonly record struct BasicNack(ulong DeliveryTag, bool Multiple, bool Requeue) : IAmqpMethod<BasicNack>
 {
     /// <inheritdoc />
-    public static ushort ClassId => 60;
+    public static ushort ClassId => AmqpClassId.Basic;
 
     /// <inheritdoc />
     public static ushort MethodId => 120;
+
+    /// <inheritdoc />
+    public static AmqpCommandId CommandId => AmqpCommandId.BasicNack;
 
     /// <inheritdoc />
     public int GetArgumentsSize() => 8 + 1;

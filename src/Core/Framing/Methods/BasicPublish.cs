@@ -7,10 +7,13 @@ namespace Prewire.Framing.Methods;
 public readonly record struct BasicPublish(ushort Reserved1, string Exchange, string RoutingKey, bool Mandatory, bool Immediate) : IAmqpMethod<BasicPublish>
 {
     /// <inheritdoc />
-    public static ushort ClassId => 60;
+    public static ushort ClassId => AmqpClassId.Basic;
 
     /// <inheritdoc />
     public static ushort MethodId => 40;
+
+    /// <inheritdoc />
+    public static AmqpCommandId CommandId => AmqpCommandId.BasicPublish;
 
     /// <inheritdoc />
     public int GetArgumentsSize() => 2 + AmqpWriter.ShortStringSize(Exchange) + AmqpWriter.ShortStringSize(RoutingKey) + 1;

@@ -7,10 +7,13 @@ namespace Prewire.Framing.Methods;
 public readonly record struct BasicQos(uint PrefetchSize, ushort PrefetchCount, bool Global) : IAmqpMethod<BasicQos>
 {
     /// <inheritdoc />
-    public static ushort ClassId => 60;
+    public static ushort ClassId => AmqpClassId.Basic;
 
     /// <inheritdoc />
     public static ushort MethodId => 10;
+
+    /// <inheritdoc />
+    public static AmqpCommandId CommandId => AmqpCommandId.BasicQos;
 
     /// <inheritdoc />
     public int GetArgumentsSize() => 4 + 2 + 1;

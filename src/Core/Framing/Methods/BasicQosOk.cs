@@ -7,10 +7,13 @@ namespace Prewire.Framing.Methods;
 public readonly record struct BasicQosOk : IAmqpMethod<BasicQosOk>
 {
     /// <inheritdoc />
-    public static ushort ClassId => 60;
+    public static ushort ClassId => AmqpClassId.Basic;
 
     /// <inheritdoc />
     public static ushort MethodId => 11;
+
+    /// <inheritdoc />
+    public static AmqpCommandId CommandId => AmqpCommandId.BasicQosOk;
 
     /// <inheritdoc />
     public int GetArgumentsSize() => 0;

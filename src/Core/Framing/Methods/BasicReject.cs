@@ -7,10 +7,13 @@ namespace Prewire.Framing.Methods;
 public readonly record struct BasicReject(ulong DeliveryTag, bool Requeue) : IAmqpMethod<BasicReject>
 {
     /// <inheritdoc />
-    public static ushort ClassId => 60;
+    public static ushort ClassId => AmqpClassId.Basic;
 
     /// <inheritdoc />
     public static ushort MethodId => 90;
+
+    /// <inheritdoc />
+    public static AmqpCommandId CommandId => AmqpCommandId.BasicReject;
 
     /// <inheritdoc />
     public int GetArgumentsSize() => 8 + 1;

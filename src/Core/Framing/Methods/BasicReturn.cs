@@ -7,10 +7,13 @@ namespace Prewire.Framing.Methods;
 public readonly record struct BasicReturn(ushort ReplyCode, string ReplyText, string Exchange, string RoutingKey) : IAmqpMethod<BasicReturn>
 {
     /// <inheritdoc />
-    public static ushort ClassId => 60;
+    public static ushort ClassId => AmqpClassId.Basic;
 
     /// <inheritdoc />
     public static ushort MethodId => 50;
+
+    /// <inheritdoc />
+    public static AmqpCommandId CommandId => AmqpCommandId.BasicReturn;
 
     /// <inheritdoc />
     public int GetArgumentsSize() => 2 + AmqpWriter.ShortStringSize(ReplyText) + AmqpWriter.ShortStringSize(Exchange) + AmqpWriter.ShortStringSize(RoutingKey);

@@ -7,10 +7,13 @@ namespace Prewire.Framing.Methods;
 public readonly record struct ChannelClose(ushort ReplyCode, string ReplyText, ushort FailingClassId, ushort FailingMethodId) : IAmqpMethod<ChannelClose>
 {
     /// <inheritdoc />
-    public static ushort ClassId => 20;
+    public static ushort ClassId => AmqpClassId.Channel;
 
     /// <inheritdoc />
     public static ushort MethodId => 40;
+
+    /// <inheritdoc />
+    public static AmqpCommandId CommandId => AmqpCommandId.ChannelClose;
 
     /// <inheritdoc />
     public int GetArgumentsSize() => 2 + AmqpWriter.ShortStringSize(ReplyText) + 2 + 2;

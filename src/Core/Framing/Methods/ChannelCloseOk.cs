@@ -7,10 +7,13 @@ namespace Prewire.Framing.Methods;
 public readonly record struct ChannelCloseOk : IAmqpMethod<ChannelCloseOk>
 {
     /// <inheritdoc />
-    public static ushort ClassId => 20;
+    public static ushort ClassId => AmqpClassId.Channel;
 
     /// <inheritdoc />
     public static ushort MethodId => 41;
+
+    /// <inheritdoc />
+    public static AmqpCommandId CommandId => AmqpCommandId.ChannelCloseOk;
 
     /// <inheritdoc />
     public int GetArgumentsSize() => 0;

@@ -7,10 +7,13 @@ namespace Prewire.Framing.Methods;
 public readonly record struct ChannelOpen(string Reserved1) : IAmqpMethod<ChannelOpen>
 {
     /// <inheritdoc />
-    public static ushort ClassId => 20;
+    public static ushort ClassId => AmqpClassId.Channel;
 
     /// <inheritdoc />
     public static ushort MethodId => 10;
+
+    /// <inheritdoc />
+    public static AmqpCommandId CommandId => AmqpCommandId.ChannelOpen;
 
     /// <inheritdoc />
     public int GetArgumentsSize() => AmqpWriter.ShortStringSize(Reserved1);

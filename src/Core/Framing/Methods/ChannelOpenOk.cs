@@ -7,10 +7,13 @@ namespace Prewire.Framing.Methods;
 public readonly record struct ChannelOpenOk(byte[] Reserved1) : IAmqpMethod<ChannelOpenOk>
 {
     /// <inheritdoc />
-    public static ushort ClassId => 20;
+    public static ushort ClassId => AmqpClassId.Channel;
 
     /// <inheritdoc />
     public static ushort MethodId => 11;
+
+    /// <inheritdoc />
+    public static AmqpCommandId CommandId => AmqpCommandId.ChannelOpenOk;
 
     /// <inheritdoc />
     public int GetArgumentsSize() => 4 + Reserved1.Length;

@@ -7,10 +7,13 @@ namespace Prewire.Framing.Methods;
 public readonly record struct ConfirmSelect(bool NoWait) : IAmqpMethod<ConfirmSelect>
 {
     /// <inheritdoc />
-    public static ushort ClassId => 85;
+    public static ushort ClassId => AmqpClassId.Confirm;
 
     /// <inheritdoc />
     public static ushort MethodId => 10;
+
+    /// <inheritdoc />
+    public static AmqpCommandId CommandId => AmqpCommandId.ConfirmSelect;
 
     /// <inheritdoc />
     public int GetArgumentsSize() => 1;

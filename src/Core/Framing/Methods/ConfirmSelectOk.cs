@@ -7,10 +7,13 @@ namespace Prewire.Framing.Methods;
 public readonly record struct ConfirmSelectOk : IAmqpMethod<ConfirmSelectOk>
 {
     /// <inheritdoc />
-    public static ushort ClassId => 85;
+    public static ushort ClassId => AmqpClassId.Confirm;
 
     /// <inheritdoc />
     public static ushort MethodId => 11;
+
+    /// <inheritdoc />
+    public static AmqpCommandId CommandId => AmqpCommandId.ConfirmSelectOk;
 
     /// <inheritdoc />
     public int GetArgumentsSize() => 0;

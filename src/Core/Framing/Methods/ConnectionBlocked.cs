@@ -7,10 +7,13 @@ namespace Prewire.Framing.Methods;
 public readonly record struct ConnectionBlocked(string Reason) : IAmqpMethod<ConnectionBlocked>
 {
     /// <inheritdoc />
-    public static ushort ClassId => 10;
+    public static ushort ClassId => AmqpClassId.Connection;
 
     /// <inheritdoc />
     public static ushort MethodId => 60;
+
+    /// <inheritdoc />
+    public static AmqpCommandId CommandId => AmqpCommandId.ConnectionBlocked;
 
     /// <inheritdoc />
     public int GetArgumentsSize() => AmqpWriter.ShortStringSize(Reason);

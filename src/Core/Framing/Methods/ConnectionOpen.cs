@@ -7,10 +7,13 @@ namespace Prewire.Framing.Methods;
 public readonly record struct ConnectionOpen(string VirtualHost, string Reserved1, bool Reserved2) : IAmqpMethod<ConnectionOpen>
 {
     /// <inheritdoc />
-    public static ushort ClassId => 10;
+    public static ushort ClassId => AmqpClassId.Connection;
 
     /// <inheritdoc />
     public static ushort MethodId => 40;
+
+    /// <inheritdoc />
+    public static AmqpCommandId CommandId => AmqpCommandId.ConnectionOpen;
 
     /// <inheritdoc />
     public int GetArgumentsSize() => AmqpWriter.ShortStringSize(VirtualHost) + AmqpWriter.ShortStringSize(Reserved1) + 1;

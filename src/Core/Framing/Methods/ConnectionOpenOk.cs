@@ -7,10 +7,13 @@ namespace Prewire.Framing.Methods;
 public readonly record struct ConnectionOpenOk(string Reserved1) : IAmqpMethod<ConnectionOpenOk>
 {
     /// <inheritdoc />
-    public static ushort ClassId => 10;
+    public static ushort ClassId => AmqpClassId.Connection;
 
     /// <inheritdoc />
     public static ushort MethodId => 41;
+
+    /// <inheritdoc />
+    public static AmqpCommandId CommandId => AmqpCommandId.ConnectionOpenOk;
 
     /// <inheritdoc />
     public int GetArgumentsSize() => AmqpWriter.ShortStringSize(Reserved1);

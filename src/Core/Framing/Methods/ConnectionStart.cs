@@ -7,10 +7,13 @@ namespace Prewire.Framing.Methods;
 public readonly record struct ConnectionStart(byte VersionMajor, byte VersionMinor, Dictionary<string, object?>? ServerProperties, byte[] Mechanisms, byte[] Locales) : IAmqpMethod<ConnectionStart>
 {
     /// <inheritdoc />
-    public static ushort ClassId => 10;
+    public static ushort ClassId => AmqpClassId.Connection;
 
     /// <inheritdoc />
     public static ushort MethodId => 10;
+
+    /// <inheritdoc />
+    public static AmqpCommandId CommandId => AmqpCommandId.ConnectionStart;
 
     /// <inheritdoc />
     public int GetArgumentsSize() => 1 + 1 + FieldTable.GetSize(ServerProperties) + 4 + Mechanisms.Length + 4 + Locales.Length;

@@ -7,10 +7,13 @@ namespace Prewire.Framing.Methods;
 public readonly record struct ConnectionStartOk(Dictionary<string, object?>? ClientProperties, string Mechanism, byte[] Response, string Locale) : IAmqpMethod<ConnectionStartOk>
 {
     /// <inheritdoc />
-    public static ushort ClassId => 10;
+    public static ushort ClassId => AmqpClassId.Connection;
 
     /// <inheritdoc />
     public static ushort MethodId => 11;
+
+    /// <inheritdoc />
+    public static AmqpCommandId CommandId => AmqpCommandId.ConnectionStartOk;
 
     /// <inheritdoc />
     public int GetArgumentsSize() => FieldTable.GetSize(ClientProperties) + AmqpWriter.ShortStringSize(Mechanism) + 4 + Response.Length + AmqpWriter.ShortStringSize(Locale);

@@ -7,10 +7,13 @@ namespace Prewire.Framing.Methods;
 public readonly record struct ConnectionTune(ushort ChannelMax, uint FrameMax, ushort Heartbeat) : IAmqpMethod<ConnectionTune>
 {
     /// <inheritdoc />
-    public static ushort ClassId => 10;
+    public static ushort ClassId => AmqpClassId.Connection;
 
     /// <inheritdoc />
     public static ushort MethodId => 30;
+
+    /// <inheritdoc />
+    public static AmqpCommandId CommandId => AmqpCommandId.ConnectionTune;
 
     /// <inheritdoc />
     public int GetArgumentsSize() => 2 + 4 + 2;

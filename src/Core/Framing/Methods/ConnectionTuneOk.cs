@@ -7,10 +7,13 @@ namespace Prewire.Framing.Methods;
 public readonly record struct ConnectionTuneOk(ushort ChannelMax, uint FrameMax, ushort Heartbeat) : IAmqpMethod<ConnectionTuneOk>
 {
     /// <inheritdoc />
-    public static ushort ClassId => 10;
+    public static ushort ClassId => AmqpClassId.Connection;
 
     /// <inheritdoc />
     public static ushort MethodId => 31;
+
+    /// <inheritdoc />
+    public static AmqpCommandId CommandId => AmqpCommandId.ConnectionTuneOk;
 
     /// <inheritdoc />
     public int GetArgumentsSize() => 2 + 4 + 2;

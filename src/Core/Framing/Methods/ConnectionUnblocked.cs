@@ -7,10 +7,13 @@ namespace Prewire.Framing.Methods;
 public readonly record struct ConnectionUnblocked : IAmqpMethod<ConnectionUnblocked>
 {
     /// <inheritdoc />
-    public static ushort ClassId => 10;
+    public static ushort ClassId => AmqpClassId.Connection;
 
     /// <inheritdoc />
     public static ushort MethodId => 61;
+
+    /// <inheritdoc />
+    public static AmqpCommandId CommandId => AmqpCommandId.ConnectionUnblocked;
 
     /// <inheritdoc />
     public int GetArgumentsSize() => 0;

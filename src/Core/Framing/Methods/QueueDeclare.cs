@@ -7,10 +7,13 @@ namespace Prewire.Framing.Methods;
 public readonly record struct QueueDeclare(ushort Reserved1, string Queue, bool Passive, bool Durable, bool Exclusive, bool AutoDelete, bool NoWait, Dictionary<string, object?>? Arguments) : IAmqpMethod<QueueDeclare>
 {
     /// <inheritdoc />
-    public static ushort ClassId => 50;
+    public static ushort ClassId => AmqpClassId.Queue;
 
     /// <inheritdoc />
     public static ushort MethodId => 10;
+
+    /// <inheritdoc />
+    public static AmqpCommandId CommandId => AmqpCommandId.QueueDeclare;
 
     /// <inheritdoc />
     public int GetArgumentsSize() => 2 + AmqpWriter.ShortStringSize(Queue) + 1 + FieldTable.GetSize(Arguments);

@@ -7,10 +7,13 @@ namespace Prewire.Framing.Methods;
 public readonly record struct QueueDeclareOk(string Queue, uint MessageCount, uint ConsumerCount) : IAmqpMethod<QueueDeclareOk>
 {
     /// <inheritdoc />
-    public static ushort ClassId => 50;
+    public static ushort ClassId => AmqpClassId.Queue;
 
     /// <inheritdoc />
     public static ushort MethodId => 11;
+
+    /// <inheritdoc />
+    public static AmqpCommandId CommandId => AmqpCommandId.QueueDeclareOk;
 
     /// <inheritdoc />
     public int GetArgumentsSize() => AmqpWriter.ShortStringSize(Queue) + 4 + 4;
