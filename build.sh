@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The one entry point. Verbs:
-#   ./build.sh test      bootstrap, run tests/Core.Tests and tests/AotSmoke (each starts its own broker)
+#   ./build.sh test      bootstrap, run every project under tests/ (those that need a broker start their own)
 #   ./build.sh demo      bootstrap, publish the apps (NativeAOT + JIT) for this host, start a broker,
 #                        run each app to its ready line, print size and start-up per app and build
 #   ./build.sh publish [rid...]   NativeAOT publish of every app into artifacts/publish/<rid>/aot/
@@ -42,7 +42,7 @@ case "$verb" in
     # as it does under `dotnet test` or an IDE; RABBITMQ_URI, when set, points them at another one.
     rm -rf artifacts/test-results; mkdir -p artifacts/test-results
     status=0
-    for project in tests/Core.Tests tests/AotSmoke; do
+    for project in tests/Core.Tests tests/RabbitMQ.Tests tests/Samples.Tests tests/AotSmoke; do
       name=$(basename "$project")
       echo "test: $project"
       dotnet test "$project" -c Release --logger "trx;LogFileName=$name.trx" \

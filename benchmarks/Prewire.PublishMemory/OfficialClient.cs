@@ -1,3 +1,4 @@
+using Prewire.Amqp;
 using RabbitMQ.Client;
 
 namespace Prewire.PublishMemory;
@@ -8,9 +9,9 @@ internal sealed class OfficialClient : IClient
     private readonly List<IConnection> _connections = [];
     private IChannel[] _channels = [];
 
-    public async Task ConnectAsync(Uri uri, Scenario scenario)
+    public async Task ConnectAsync(AmqpUri uri, Scenario scenario)
     {
-        var factory = new ConnectionFactory { Uri = uri, AutomaticRecoveryEnabled = false };
+        var factory = new ConnectionFactory { Uri = uri.Uri, AutomaticRecoveryEnabled = false };
         _channels = new IChannel[scenario.Publishers];
         IConnection? shared = null;
         for (var i = 0; i < scenario.Publishers; i++)

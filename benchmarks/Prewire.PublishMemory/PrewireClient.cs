@@ -7,7 +7,7 @@ internal sealed class PrewireClient : IClient
 {
     private AmqpPublisher[] _publishers = [];
 
-    public async Task ConnectAsync(Uri uri, Scenario scenario)
+    public async Task ConnectAsync(AmqpUri uri, Scenario scenario)
     {
         var connections = scenario.ConnectionPerPublisher ? scenario.Publishers : 1;
         var channels = scenario.ConnectionPerPublisher ? 1 : scenario.Publishers;

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
+using Prewire.Amqp;
 using Prewire.PublishMemory;
 
 // Prewire.PublishMemory <official|prewire> <A|B|C|D> <amqp-uri>
@@ -17,7 +18,7 @@ if (args.Length != 3 || args[0] is not ("official" or "prewire") || args[1] is n
 
 var scenario = Scenario.Named(args[1]);
 IClient client = args[0] == "official" ? new OfficialClient() : new PrewireClient();
-var uri = new Uri(args[2]);
+var uri = AmqpUri.Parse(args[2]);
 var body = new byte[scenario.BodySize];
 Random.Shared.NextBytes(body);
 

@@ -1,3 +1,4 @@
+using Prewire.Amqp;
 namespace Prewire.PublishMemory;
 
 internal sealed record Scenario(string Name, int Publishers, int MessagesPerPublisher, int BodySize, bool Confirms, bool ConnectionPerPublisher)
@@ -14,7 +15,7 @@ internal sealed record Scenario(string Name, int Publishers, int MessagesPerPubl
 
 internal interface IClient
 {
-    Task ConnectAsync(Uri uri, Scenario scenario);
+    Task ConnectAsync(AmqpUri uri, Scenario scenario);
 
     ValueTask PublishAsync(int publisher, ReadOnlyMemory<byte> body);
 

@@ -1,6 +1,6 @@
 using System.Diagnostics;
 using System.Text;
-using Prewire.Diagnostics;
+using Prewire.Samples;
 
 namespace Prewire.Harness;
 

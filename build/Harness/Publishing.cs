@@ -5,9 +5,9 @@ namespace Prewire.Harness;
 /// <summary>Runs <c>dotnet publish</c> for the apps, one at a time.</summary>
 public static class Publishing
 {
-    // Publishes share Core's and Hosting's obj/ folders, and NativeAOT compiles use every core:
+    // Publishes share the libraries' obj/ folders, and NativeAOT compiles use every core:
     // run them one after another, never in parallel.
-    private static readonly SemaphoreSlim OneAtATime = new(1, 1);
+    private static readonly SemaphoreSlim _oneAtATime = new(1, 1);
 
     public static string OutputDirectory(App app, string rid, PublishMode mode) =>
         Path.Combine(Repo.Artifacts, "publish", rid, mode.ToString().ToLowerInvariant(), app.Name);
@@ -25,7 +25,7 @@ public static class Publishing
     public static async Task<PublishResult> PublishProjectAsync(App app, string projectDirectory, string rid, PublishMode mode, IEnumerable<string> extraArgs, string outputDirectory, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(app);
-        await OneAtATime.WaitAsync(cancellationToken).ConfigureAwait(false);
+        await _oneAtATime.WaitAsync(cancellationToken).ConfigureAwait(false);
         try
         {
             if (Directory.Exists(outputDirectory)) Directory.Delete(outputDirectory, recursive: true);
@@ -40,7 +40,7 @@ public static class Publishing
         }
         finally
         {
-            OneAtATime.Release();
+            _oneAtATime.Release();
         }
     }
 }

@@ -1,17 +1,14 @@
-using Prewire.Diagnostics;
-using Prewire.Hosting;
 using Prewire.HttpEndpoint;
+using Prewire.Samples;
 using Serilog;
 
 StartupClock.Start();
 
-var app = new AppCommand("Prewire.HttpEndpoint", "Prewire HTTP endpoint: accepts messages over HTTP and publishes them to RabbitMQ.");
+var app = new AppCommand("Prewire.HttpEndpoint", "Prewire HTTP endpoint: a minimal API on Kestrel that serves GET /health.");
 var urls = app.AddOption("--urls", "Addresses to listen on, separated by ';'.", "PREWIRE_URLS", "http://127.0.0.1:5080");
 
-return app.Run(args, async (parsed, cancellationToken) =>
+return app.Run(args, async (parsed, log, cancellationToken) =>
 {
-    using var log = AppLogging.Create(parsed.GetValue(app.LogLevel));
-
     var builder = WebApplication.CreateSlimBuilder();
     builder.WebHost.UseUrls(parsed.GetValue(urls)!.Split(';', StringSplitOptions.RemoveEmptyEntries));
     builder.Logging.ClearProviders().AddSerilog(log);

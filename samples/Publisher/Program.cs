@@ -1,39 +1,46 @@
 using System.Diagnostics;
-using Prewire.Diagnostics;
-using Prewire.Hosting;
-using Prewire.Hosting.Messaging;
+using Prewire.Amqp;
 using Prewire.Messaging;
-using Prewire.Pipeline;
+using Prewire.RabbitMQ;
+using Prewire.Samples;
+using Prewire.Samples.Messaging;
 
 StartupClock.Start();
 
 var app = new AppCommand("Prewire.Publisher", "Prewire publisher: publishes messages to RabbitMQ through the outgoing pipeline.");
-var uri = app.AddBrokerUri();
-var queue = app.AddOption("--queue", "Queue to publish to; declared if missing.", "PREWIRE_QUEUE", "prewire.demo");
-var count = app.AddCount("--count", "Messages to publish, each awaiting the broker's confirm.", "PREWIRE_COUNT", 0);
+var queueOption = app.AddBroker("Queue to publish to; declared if missing.");
+var countOption = app.AddCount("--count", "Messages to publish, each awaiting the broker's confirm.", "PREWIRE_COUNT", 0);
 var amqpPublisher = app.AddFlag("--amqp-publisher", "Publish with Prewire's zero-copy AmqpPublisher instead of RabbitMQ.Client.");
-var describe = app.AddFlag("--describe", "Print the outgoing pipeline and exit.");
+app.AddDescribe("outgoing");
 
-return app.Run(args, async (parsed, cancellationToken) =>
+return app.Run(args, async (parsed, log, cancellationToken) =>
 {
-    using var log = AppLogging.Create(parsed.GetValue(app.LogLevel));
-    await using var dispatch = BrokerDispatch.Create(parsed.GetValue(amqpPublisher));
-    var pipeline = PipelineSelection.Build<OutgoingLogicalContext>(SamplePipelines.Outgoing(parsed.GetValue(queue)!, dispatch));
-    if (parsed.GetValue(describe))
-    {
-        Console.Write(pipeline.Describe());
-        return ExitCodes.Success;
-    }
+    var (queue, count) = (parsed.GetValue(queueOption)!, parsed.GetValue(countOption));
+    await using BrokerDispatch dispatch = parsed.GetValue(amqpPublisher) ? new AmqpPublisherDispatch() : new RabbitMqDispatch();
+    var pipeline = PipelineSelection.Build<OutgoingLogicalContext>(SamplePipelines.Outgoing(queue, dispatch));
+    if (app.Describe(parsed, pipeline)) return ExitCodes.Success;
 
-    await using var broker = await BrokerSession.OpenAsync(parsed.GetValue(uri), parsed.GetValue(queue)!, "prewire-publisher", confirms: true,
-        neededBy: parsed.GetValue(count) > 0 ? "--count" : null, log, cancellationToken);
-    if (broker.Channel is not null) await dispatch.AttachAsync(broker, cancellationToken);
+    // The session (RabbitMQ.Client) declares the queue whichever client publishes.
+    var uri = app.GetBrokerUri(parsed, log, neededBy: count > 0 ? "--count" : null);
+    await using var session = uri is null ? null
+        : await BrokerSession.OpenAsync(new() { Uri = uri, Queue = queue, ClientName = "prewire-publisher", Confirms = true }, cancellationToken);
+    if (session is not null)
+    {
+        log.Information("Connected to {Broker} as {Client}", uri, session.Options.ClientName);
+        if (dispatch is AmqpPublisherDispatch zeroCopy)
+            await zeroCopy.ConnectAsync(new AmqpPublisherOptions { Uri = session.Options.Uri, ClientName = session.Options.ClientName }, cancellationToken);
+        else
+            ((RabbitMqDispatch)dispatch).Attach(session);
+    }
     ReadyLine.Write(Console.Out);
 
     var clock = Stopwatch.StartNew();
-    for (var i = 1; i <= parsed.GetValue(count); i++)
-        await pipeline.Invoke(new OutgoingLogicalContext(Guid.NewGuid().ToString("N"), $"message {i} of {parsed.GetValue(count)}", cancellationToken));
-    if (parsed.GetValue(count) > 0)
-        log.Information("Published {Count} messages to {Queue}, each confirmed, in {Elapsed:0} ms ({Builder} pipeline, {Client})", parsed.GetValue(count), parsed.GetValue(queue), clock.Elapsed.TotalMilliseconds, pipeline.Builder, dispatch.Client);
+    for (var i = 1; i <= count; i++)
+        await pipeline.Invoke(new OutgoingLogicalContext(Guid.NewGuid().ToString("N"), $"message {i} of {count}", cancellationToken));
+    if (count > 0)
+    {
+        log.Information("Published {Count} messages to {Queue}, each confirmed, in {Elapsed:0} ms ({Builder} pipeline, {Client})",
+            count, queue, clock.Elapsed.TotalMilliseconds, pipeline.Builder, dispatch.Client);
+    }
     return ExitCodes.Success;
 });

@@ -7,7 +7,7 @@ namespace Prewire.AotSmoke;
 /// <summary>AmqpPublisher's steady state under NativeAOT on each RID, against the real broker: 0 bytes per confirmed publish, one publisher or 16 at once.</summary>
 public sealed partial class PublisherAllocationTests
 {
-    private static readonly App Fixture = new("AllocationFixture", "tests/AotSmoke/Fixtures/AllocationFixture", IsWeb: false);
+    private static readonly App _fixture = new("AllocationFixture", "tests/AotSmoke/Fixtures/AllocationFixture", IsWeb: false);
 
     public static TheoryData<string> EachRid => Rids.Each();
 
@@ -16,7 +16,7 @@ public sealed partial class PublisherAllocationTests
     public async Task A_confirmed_publish_allocates_zero_bytes_in_the_NativeAOT_binary(string rid)
     {
         var ct = TestContext.Current.CancellationToken;
-        var published = await Publishing.PublishProjectAsync(Fixture, Path.Combine(Repo.Root, Fixture.ProjectDirectory), rid, PublishMode.Aot, [],
+        var published = await Publishing.PublishProjectAsync(_fixture, Path.Combine(Repo.Root, _fixture.ProjectDirectory), rid, PublishMode.Aot, [],
             Path.Combine(Repo.Artifacts, "allocation-fixture", rid), ct);
         Assert.True(published.Succeeded, $"publish failed ({published.ExitCode}):\n{published.Errors}");
 

@@ -5,8 +5,8 @@ namespace Prewire.AotSmoke;
 /// <summary>The gate decides by assembly and fails when it must: a warning in our code (top-level statements included), our assembly in the allowlist, a stale entry.</summary>
 public sealed class WarningGateTests
 {
-    private static readonly string FixtureDirectory = Path.Combine(Repo.Root, "tests", "AotSmoke", "Fixtures", "GateFixture");
-    private static readonly App Fixture = new("GateFixture", "tests/AotSmoke/Fixtures/GateFixture", IsWeb: false);
+    private static readonly string _fixtureDirectory = Path.Combine(Repo.Root, "tests", "AotSmoke", "Fixtures", "GateFixture");
+    private static readonly App _fixture = new("GateFixture", "tests/AotSmoke/Fixtures/GateFixture", IsWeb: false);
     private const string ExpectedMember = "Program.<Main>$(String[])";
 
     public static TheoryData<string> EachRid => Rids.Each();
@@ -62,6 +62,6 @@ public sealed class WarningGateTests
     }
 
     private static Task<PublishResult> PublishFixtureAsync(string rid, string name, string[] extraArgs) =>
-        Publishing.PublishProjectAsync(Fixture, FixtureDirectory, rid, PublishMode.Aot, extraArgs,
+        Publishing.PublishProjectAsync(_fixture, _fixtureDirectory, rid, PublishMode.Aot, extraArgs,
             Path.Combine(Repo.Artifacts, "gate-fixture", rid, name), TestContext.Current.CancellationToken);
 }

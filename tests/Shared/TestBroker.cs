@@ -11,16 +11,19 @@ namespace Prewire;
 /// </summary>
 public sealed class TestBroker : IAsyncDisposable
 {
-    private static readonly Lazy<BrokerNode> Node = new(() =>
+    private static readonly Lazy<BrokerNode> _node = new(() =>
         BrokerNode.Start(Path.Combine(Repo.Artifacts, "test-broker", typeof(TestBroker).Assembly.GetName().Name!)));
 
-    public static Uri Uri => Node.Value.Uri;
+    public static Uri Uri => _node.Value.Uri;
+
+    /// <summary><see cref="Uri"/> for Prewire's own client.</summary>
+    public static Prewire.Amqp.AmqpUri AmqpUri => Prewire.Amqp.AmqpUri.Parse(Uri.OriginalString);
 
     /// <summary>rabbitmqctl against the test node.</summary>
-    public static Task CtlAsync(params string[] args) => Node.Value.CtlAsync(args);
+    public static Task CtlAsync(params string[] args) => _node.Value.CtlAsync(args);
 
     public async ValueTask DisposeAsync()
     {
-        if (Node.IsValueCreated) await Node.Value.DisposeAsync();
+        if (_node.IsValueCreated) await _node.Value.DisposeAsync();
     }
 }

@@ -18,7 +18,9 @@ public class PublishFramingBenchmarks
     private readonly BasicPublish _publish = new(0, "exchange", "routing.key", Mandatory: true, Immediate: false);
     private readonly BasicProperties _properties = new()
     {
-        ContentType = "application/octet-stream", DeliveryMode = 2, MessageId = "0123456789abcdef",
+        ContentType = "application/octet-stream",
+        DeliveryMode = 2,
+        MessageId = "0123456789abcdef",
         Headers = new() { ["prewire.message-id"] = "0123456789abcdef", ["attempt"] = 1 },
     };
     private byte[] _body = [];

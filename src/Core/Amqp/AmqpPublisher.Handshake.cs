@@ -52,7 +52,7 @@ public sealed partial class AmqpPublisher
 
     private byte[] PlainResponse()
     {
-        var user = Encoding.UTF8.GetBytes(_address.User);
+        var user = Encoding.UTF8.GetBytes(_address.UserName);
         var password = Encoding.UTF8.GetBytes(_address.Password);
         var response = new byte[2 + user.Length + password.Length];
         user.CopyTo(response, 1);

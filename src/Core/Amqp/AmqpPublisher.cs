@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Diagnostics;
 using System.IO.Pipelines;
 using System.Runtime.CompilerServices;
 using Prewire.Amqp.Internal;
@@ -31,14 +32,15 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
 {
     private const string SequenceHeader = "x-prewire-publish-seq";
 
-    private static readonly TaskCompletionSource Open = CompletedGate();
+    private static readonly TaskCompletionSource _open = CompletedGate();
 
     private readonly SocketConnection _connection;
-    private readonly AmqpAddress _address;
+    private readonly AmqpUri _address;
+    private readonly TimeSpan _closeTimeout;
     private readonly AsyncLock _writeLock = new();
     private readonly PublishChannel[] _channels;
     private readonly TaskCompletionSource _closed = new(TaskCreationOptions.RunContinuationsAsynchronously);
-    private volatile TaskCompletionSource _unblocked = Open;
+    private volatile TaskCompletionSource _unblocked = _open;
     private volatile Exception? _failure;
     private uint _frameMax = AmqpConstants.MinFrameMax;
     private TimeSpan _heartbeat;
@@ -51,10 +53,11 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
     private PeriodicTimer? _heartbeatTimer;
     private bool _closeOkReceived;
 
-    private AmqpPublisher(SocketConnection connection, AmqpAddress address, long flushThreshold, int channels)
+    private AmqpPublisher(SocketConnection connection, AmqpUri address, TimeSpan closeTimeout, long flushThreshold, int channels)
     {
         _connection = connection;
         _address = address;
+        _closeTimeout = closeTimeout;
         _flushThreshold = flushThreshold;
         _channels = new PublishChannel[channels];
         for (var i = 0; i < channels; i++) _channels[i] = new PublishChannel((ushort)(i + 1));
@@ -83,11 +86,12 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
         ArgumentNullException.ThrowIfNull(options);
         if (options.Channels is < 1 or > ushort.MaxValue)
             throw new ArgumentOutOfRangeException(nameof(options), options.Channels, $"{nameof(options.Channels)} must be 1 to {ushort.MaxValue} (AMQP numbers channels in 16 bits, 0 being the connection's)");
-        var address = AmqpAddress.Parse(options.Uri);
+        var address = options.Uri ?? throw new ArgumentException($"{nameof(options.Uri)} is required", nameof(options));
+        if (address.IsTls) throw new NotSupportedException($"AmqpPublisher speaks amqp:// only, not TLS ({address}): use RabbitMQ.Client for amqps://");
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         timeout.CancelAfter(options.HandshakeTimeout);
         var connection = await SocketConnection.ConnectAsync(address.Host, address.Port, options.Transport, timeout.Token).ConfigureAwait(false);
-        var publisher = new AmqpPublisher(connection, address, Math.Max(AmqpConstants.MinFrameMax, options.Transport.MaxWriteBufferSize / 2), options.Channels);
+        var publisher = new AmqpPublisher(connection, address, options.CloseTimeout, Math.Max(AmqpConstants.MinFrameMax, options.Transport.MaxWriteBufferSize / 2), options.Channels);
         try
         {
             await publisher.HandshakeAsync(options, timeout.Token).ConfigureAwait(false);
@@ -130,15 +134,20 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
         return PublishCoreAsync(exchange, routingKey, properties, new ReadOnlySequence<byte>(owner.Memory[..length]), mandatory, owner, cancellationToken);
     }
 
-    /// <summary>Closes the channel's connection politely (connection.close, then close-ok) and the socket.</summary>
+    /// <summary>
+    /// Closes the connection politely (connection.close, then close-ok) and the socket, within
+    /// <see cref="AmqpPublisherOptions.CloseTimeout"/> in all.
+    /// </summary>
     public async Task CloseAsync(CancellationToken cancellationToken = default)
     {
+        var started = Stopwatch.GetTimestamp();
+        TimeSpan Left() => TimeSpan.FromTicks(Math.Max(0, (_closeTimeout - Stopwatch.GetElapsedTime(started)).Ticks));
         if (_failure is null)
         {
             // A writer stuck behind back-pressure (a blocked broker) must not keep the close waiting
-            // forever: without the lock in 5 s, skip the polite close; the late turn is handed back.
+            // forever: without the lock in time, skip the polite close; the late turn is handed back.
             var turn = _writeLock.WaitAsync().AsTask();
-            if (await Task.WhenAny(turn, Task.Delay(TimeSpan.FromSeconds(5), cancellationToken)).ConfigureAwait(false) == turn)
+            if (await Task.WhenAny(turn, Task.Delay(Left(), cancellationToken)).ConfigureAwait(false) == turn)
             {
                 try
                 {
@@ -152,7 +161,7 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
                 {
                     _writeLock.Release();
                 }
-                await Task.WhenAny(_closed.Task, Task.Delay(TimeSpan.FromSeconds(5), cancellationToken)).ConfigureAwait(false);
+                await Task.WhenAny(_closed.Task, Task.Delay(Left(), cancellationToken)).ConfigureAwait(false);
             }
             else
             {
@@ -163,7 +172,7 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
         // After close-ok the broker drops the socket at once (often with a reset): AMQP lets the client
         // close too, so a TCP half-close would only wait for that reset.
         if (Volatile.Read(ref _closeOkReceived)) _connection.Abort(null);
-        else await _connection.CloseAsync(TimeSpan.FromSeconds(2)).ConfigureAwait(false);
+        else await _connection.CloseAsync(Left()).ConfigureAwait(false);
     }
 
     /// <inheritdoc />

@@ -5,8 +5,8 @@ namespace Prewire.Amqp;
 /// <summary>Options of an <see cref="AmqpPublisher"/>.</summary>
 public sealed class AmqpPublisherOptions
 {
-    /// <summary>The broker: <c>amqp://user:password@host:port/vhost</c>. The password is never logged or put in a message.</summary>
-    public required Uri Uri { get; set; }
+    /// <summary>The broker: <c>amqp://user:password@host:port/vhost</c> (no TLS). The password is never logged or put in a message.</summary>
+    public required AmqpUri Uri { get; set; }
 
     /// <summary>Heartbeat interval asked for; the broker's may be shorter. Zero disables heartbeats.</summary>
     /// <remarks>Defaults to 60 seconds.</remarks>
@@ -23,6 +23,14 @@ public sealed class AmqpPublisherOptions
     /// <summary>How long connecting and the handshake may take.</summary>
     /// <remarks>Defaults to 10 seconds.</remarks>
     public TimeSpan HandshakeTimeout { get; set; } = TimeSpan.FromSeconds(10);
+
+    /// <summary>
+    /// How long <see cref="AmqpPublisher.CloseAsync"/> may take in all: waiting for the writer's turn
+    /// (a blocked broker can hold it), for the broker's close-ok, and for the socket to drain. Past it
+    /// the socket is closed regardless.
+    /// </summary>
+    /// <remarks>Defaults to 5 seconds.</remarks>
+    public TimeSpan CloseTimeout { get; set; } = TimeSpan.FromSeconds(5);
 
     /// <summary>
     /// Publisher confirms: each publish completes when the broker acked it. Without them a publish

@@ -45,7 +45,7 @@ public static class AmqpFrameWriter
     internal static void WriteContentHeader(IBufferWriter<byte> output, ushort channel, ulong bodySize, BasicProperties? properties, string? extraHeader, long extraValue)
     {
         ArgumentNullException.ThrowIfNull(output);
-        properties ??= extraHeader is null ? null : EmptyProperties;
+        properties ??= extraHeader is null ? null : _emptyProperties;
         var propertiesSize = properties?.GetSize(extraHeader) ?? 2;
         var payload = 12 + propertiesSize;
         var span = output.GetSpan(AmqpConstants.FrameOverhead + payload);
@@ -105,7 +105,7 @@ public static class AmqpFrameWriter
     }
 
     // Read-only by convention: only ever used to write an empty property list plus an extra header.
-    private static readonly BasicProperties EmptyProperties = new();
+    private static readonly BasicProperties _emptyProperties = new();
 
     /// <summary>A whole publish: basic.publish, the content header and the body frames.</summary>
     public static void WritePublish(IBufferWriter<byte> output, ushort channel, in BasicPublish method, BasicProperties? properties, ReadOnlySpan<byte> body, uint frameMax)

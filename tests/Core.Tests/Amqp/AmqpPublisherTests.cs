@@ -1,4 +1,3 @@
-using Prewire.Framing;
 using RabbitMQ.Client;
 
 namespace Prewire.Amqp;
@@ -6,7 +5,7 @@ namespace Prewire.Amqp;
 /// <summary>Our publisher against the real broker; RabbitMQ.Client consumes and compares.</summary>
 public sealed class AmqpPublisherTests
 {
-    private static AmqpPublisherOptions Options(Uri? uri = null, int channels = 1) => new() { Uri = uri ?? TestBroker.Uri, ClientName = "prewire-tests", Channels = channels };
+    private static AmqpPublisherOptions Options(AmqpUri? uri = null, int channels = 1) => new() { Uri = uri ?? TestBroker.AmqpUri, ClientName = "prewire-tests", Channels = channels };
 
     [Theory]
     [InlineData(1)]
@@ -32,7 +31,9 @@ public sealed class AmqpPublisherTests
             {
                 var properties = new Prewire.Framing.BasicProperties
                 {
-                    MessageId = $"m{i}", ContentType = "application/octet-stream", DeliveryMode = 2,
+                    MessageId = $"m{i}",
+                    ContentType = "application/octet-stream",
+                    DeliveryMode = 2,
                     Headers = new() { ["index"] = i, ["name"] = "prewire", ["nested"] = new Dictionary<string, object?> { ["ok"] = true } },
                 };
                 if (i % 3 == 0) await publisher.PublishAsync("", queue, properties, Prewire.Framing.FrameTestKit.Segmented(bodies[i], 1000), mandatory: true, ct);
@@ -106,7 +107,7 @@ public sealed class AmqpPublisherTests
     public async Task A_channel_count_outside_AMQPs_range_is_refused_before_connecting(int channels)
     {
         var e = await Assert.ThrowsAsync<ArgumentOutOfRangeException>(() =>
-            AmqpPublisher.ConnectAsync(new AmqpPublisherOptions { Uri = new Uri("amqp://127.0.0.1:1/"), Channels = channels }, TestContext.Current.CancellationToken));
+            AmqpPublisher.ConnectAsync(new AmqpPublisherOptions { Uri = AmqpUri.Parse("amqp://127.0.0.1:1/"), Channels = channels }, TestContext.Current.CancellationToken));
         Assert.Equal(channels, e.ActualValue);
         Assert.Contains("Channels must be 1 to 65535", e.Message, StringComparison.Ordinal);
     }
@@ -114,7 +115,7 @@ public sealed class AmqpPublisherTests
     [Fact]
     public async Task A_wrong_password_is_a_clear_authentication_error()
     {
-        var wrong = new UriBuilder(TestBroker.Uri) { Password = "not-the-password" }.Uri;
+        var wrong = AmqpUri.Parse(new UriBuilder(TestBroker.Uri) { Password = "not-the-password" }.Uri.OriginalString);
         var e = await Assert.ThrowsAsync<AmqpException>(() => AmqpPublisher.ConnectAsync(Options(wrong), TestContext.Current.CancellationToken));
         Assert.Equal((AmqpExceptionKind.ConnectionClosed, (ushort)403), (e.Kind, e.ReplyCode));
         Assert.Contains("ACCESS_REFUSED", e.Message, StringComparison.Ordinal);
@@ -124,11 +125,8 @@ public sealed class AmqpPublisherTests
     [Fact]
     public async Task An_unreachable_broker_names_the_endpoint()
     {
-        var port = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0);
-        port.Start();
-        var free = ((System.Net.IPEndPoint)port.LocalEndpoint).Port;
-        port.Stop();
-        var e = await Assert.ThrowsAsync<IOException>(() => AmqpPublisher.ConnectAsync(Options(new Uri($"amqp://guest:secret@127.0.0.1:{free}/")), TestContext.Current.CancellationToken));
+        var free = Prewire.Harness.FreePort.Next();
+        var e = await Assert.ThrowsAsync<IOException>(() => AmqpPublisher.ConnectAsync(Options(AmqpUri.Parse($"amqp://guest:secret@127.0.0.1:{free}/")), TestContext.Current.CancellationToken));
         Assert.StartsWith($"cannot connect to 127.0.0.1:{free}", e.Message, StringComparison.Ordinal);
         Assert.DoesNotContain("secret", e.Message, StringComparison.Ordinal);
     }

@@ -106,7 +106,10 @@ public sealed class FrameReaderFuzzTests
     {
         var properties = new BasicProperties
         {
-            ContentType = "text/plain", MessageId = "m", DeliveryMode = 2, Timestamp = new AmqpTimestamp(1),
+            ContentType = "text/plain",
+            MessageId = "m",
+            DeliveryMode = 2,
+            Timestamp = new AmqpTimestamp(1),
             Headers = new() { ["s"] = "v", ["n"] = new Dictionary<string, object?> { ["i"] = 1, ["a"] = new List<object?> { 1L, "x" } } },
         };
         var seeds = new List<byte[]>();

@@ -66,11 +66,23 @@ public sealed class FrameWriterReaderTests
     {
         var table = new Dictionary<string, object?>
         {
-            ["void"] = null, ["bool"] = true, ["sbyte"] = (sbyte)-5, ["byte"] = (byte)250, ["short"] = (short)-300,
-            ["ushort"] = (ushort)60000, ["int"] = -70000, ["uint"] = 4_000_000_000u, ["long"] = long.MinValue,
-            ["float"] = 1.5f, ["double"] = -2.25, ["decimal"] = new AmqpDecimal(2, 12345), ["time"] = new AmqpTimestamp(1_790_000_000),
-            ["bytes"] = "raw"u8.ToArray(), ["x"] = new AmqpBytes([1, 2, 3]),
-            ["table"] = new Dictionary<string, object?> { ["inner"] = 1 }, ["array"] = new List<object?> { 1, "two", null },
+            ["void"] = null,
+            ["bool"] = true,
+            ["sbyte"] = (sbyte)-5,
+            ["byte"] = (byte)250,
+            ["short"] = (short)-300,
+            ["ushort"] = (ushort)60000,
+            ["int"] = -70000,
+            ["uint"] = 4_000_000_000u,
+            ["long"] = long.MinValue,
+            ["float"] = 1.5f,
+            ["double"] = -2.25,
+            ["decimal"] = new AmqpDecimal(2, 12345),
+            ["time"] = new AmqpTimestamp(1_790_000_000),
+            ["bytes"] = "raw"u8.ToArray(),
+            ["x"] = new AmqpBytes([1, 2, 3]),
+            ["table"] = new Dictionary<string, object?> { ["inner"] = 1 },
+            ["array"] = new List<object?> { 1, "two", null },
         };
         var output = new ArrayBufferWriter<byte>();
         AmqpFrameWriter.WriteMethod(output, 0, new QueueDeclare(0, "q", false, true, false, false, false, table));

@@ -18,7 +18,9 @@ public sealed class FramingAllocationTests
         var publish = new BasicPublish(0, "exchange", "routing.key", Mandatory: true, Immediate: false);
         var properties = new BasicProperties
         {
-            ContentType = "application/octet-stream", DeliveryMode = 2, MessageId = "0123456789abcdef",
+            ContentType = "application/octet-stream",
+            DeliveryMode = 2,
+            MessageId = "0123456789abcdef",
             Timestamp = new AmqpTimestamp(1_790_000_000),
             Headers = new() { ["prewire.message-id"] = "0123456789abcdef", ["attempt"] = 1, ["nested"] = new Dictionary<string, object?> { ["ok"] = true } },
         };

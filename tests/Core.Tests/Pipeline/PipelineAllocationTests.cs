@@ -1,5 +1,3 @@
-using Prewire.Pipeline;
-
 namespace Prewire.Pipeline;
 
 [CollectionDefinition(nameof(AllocationTests), DisableParallelization = true)]
@@ -54,6 +52,8 @@ public sealed class PipelineAllocationTests
     {
         private int _calls;
 
+        public int Calls => _calls;
+
         public Task Invoke(RootContext context, Func<RootContext, Task> next)
         {
             _calls++;
@@ -64,6 +64,8 @@ public sealed class PipelineAllocationTests
     private sealed class CountingBase : Behavior<RootContext>
     {
         private int _calls;
+
+        public int Calls => _calls;
 
         public override Task Invoke(RootContext context, Func<Task> next)
         {

@@ -1,4 +1,3 @@
-using Prewire.Pipeline;
 using Prewire.Pipeline.ExpressionTree;
 
 namespace Prewire.Pipeline;

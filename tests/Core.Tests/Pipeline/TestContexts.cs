@@ -1,5 +1,3 @@
-using Prewire.Pipeline;
-
 namespace Prewire.Pipeline;
 
 /// <summary>Contexts for the pipeline tests: a root, a child and a grandchild stage, sharing one trace.</summary>

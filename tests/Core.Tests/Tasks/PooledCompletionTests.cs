@@ -1,6 +1,4 @@
 #pragma warning disable xUnit1051 // Operations without a token are the case under test.
-using Prewire.Tasks;
-
 namespace Prewire.Tasks;
 
 public sealed class PooledCompletionTests

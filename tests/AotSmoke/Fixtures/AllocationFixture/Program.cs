@@ -5,7 +5,7 @@ using Prewire.Amqp;
 // "bodySize=B publishers=P more=N short=S long=L allowance=A": bytes allocated process-wide by the short
 // and the long window of confirmed publishes (see PublishAllocations), N publishes apart. A scale
 // divides the windows (arm64 under qemu runs a fifth).
-if (args.Length is < 1 or > 2 || !Uri.TryCreate(args[0], UriKind.Absolute, out var uri)
+if (args.Length is < 1 or > 2 || !AmqpUri.TryParse(args[0], out var uri, out _)
     || !int.TryParse(args.Length == 2 ? args[1] : "1", NumberStyles.None, CultureInfo.InvariantCulture, out var scale) || scale < 1)
 {
     Console.Error.WriteLine("usage: Prewire.AllocationFixture <amqp-uri> [scale]");

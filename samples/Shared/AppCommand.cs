@@ -1,0 +1,181 @@
+using System.CommandLine;
+using System.CommandLine.Help;
+using Prewire.Amqp;
+using Prewire.Pipeline;
+using Serilog;
+using Serilog.Events;
+
+namespace Prewire.Samples;
+
+/// <summary>
+/// The command line every app starts from: its own options plus the shared ones, each falling back
+/// to an environment variable, and one policy for errors (one line on stderr, exit 1 or 2).
+/// </summary>
+public sealed class AppCommand
+{
+    private readonly Command _root;
+    private Option<string?>? _brokerUri;
+    private Option<bool>? _describe;
+
+    /// <summary>Creates the command with the shared options.</summary>
+    /// <param name="name">The executable's name, as help prints it.</param>
+    /// <param name="description">One sentence: what the app does.</param>
+    public AppCommand(string name, string description)
+    {
+        // A plain Command rather than RootCommand: RootCommand names itself after the executable with
+        // its last dot-suffix dropped, which turns "Prewire.Publisher" into "Prewire".
+        _root = new Command(name, description) { new HelpOption(), new VersionOption(), LogLevel };
+    }
+
+    /// <summary><c>--log-level</c>, falling back to <c>PREWIRE_LOG_LEVEL</c>.</summary>
+    /// <remarks>Defaults to <c>Information</c>.</remarks>
+    public Option<LogEventLevel> LogLevel { get; } = new("--log-level")
+    {
+        Description = "Minimum log level (Verbose, Debug, Information, Warning, Error, Fatal). Env: PREWIRE_LOG_LEVEL.",
+        DefaultValueFactory = _ => Enum.TryParse<LogEventLevel>(Environment.GetEnvironmentVariable("PREWIRE_LOG_LEVEL"), ignoreCase: true, out var level)
+            ? level
+            : LogEventLevel.Information,
+    };
+
+    /// <summary>Adds an option whose value falls back to an environment variable, then to <paramref name="defaultValue"/>.</summary>
+    public Option<string?> AddOption(string name, string description, string? environmentVariable = null, string? defaultValue = null)
+    {
+        var option = new Option<string?>(name)
+        {
+            Description = environmentVariable is null ? description : $"{description} Env: {environmentVariable}.",
+            DefaultValueFactory = _ => (environmentVariable is null ? null : NullIfEmpty(Environment.GetEnvironmentVariable(environmentVariable))) ?? defaultValue,
+        };
+        _root.Options.Add(option);
+        return option;
+    }
+
+    /// <summary>Adds a non-negative integer option falling back to an environment variable, then to <paramref name="defaultValue"/>.</summary>
+    public Option<int> AddCount(string name, string description, string environmentVariable, int defaultValue)
+    {
+        var option = new Option<int>(name)
+        {
+            Description = $"{description} Env: {environmentVariable}.",
+            DefaultValueFactory = result =>
+            {
+                var text = Environment.GetEnvironmentVariable(environmentVariable);
+                if (string.IsNullOrEmpty(text)) return defaultValue;
+                if (int.TryParse(text, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var value)) return value;
+                result.AddError($"{environmentVariable} must be a non-negative integer.");
+                return defaultValue;
+            },
+        };
+        option.Validators.Add(result =>
+        {
+            if (result.GetValueOrDefault<int>() < 0) result.AddError($"{name} must not be negative.");
+        });
+        _root.Options.Add(option);
+        return option;
+    }
+
+    /// <summary>Adds <c>--describe</c>: print the app's pipeline and exit; see <see cref="Describe"/>.</summary>
+    /// <param name="pipeline">Which pipeline, as help names it (e.g. "outgoing").</param>
+    public void AddDescribe(string pipeline) =>
+        _describe = AddFlag("--describe", $"Print the {pipeline} pipeline and exit.");
+
+    /// <summary>With <c>--describe</c> given, prints <paramref name="pipeline"/> and returns <see langword="true"/>: the app exits 0.</summary>
+    public bool Describe<TContext>(ParseResult parsed, Pipeline<TContext> pipeline)
+        where TContext : class, IBehaviorContext
+    {
+        ArgumentNullException.ThrowIfNull(parsed);
+        ArgumentNullException.ThrowIfNull(pipeline);
+        if (!parsed.GetValue(_describe ?? throw new InvalidOperationException($"call {nameof(AddDescribe)} first"))) return false;
+        Console.Write(pipeline.Describe());
+        return true;
+    }
+
+    /// <summary>Adds a flag.</summary>
+    public Option<bool> AddFlag(string name, string description)
+    {
+        var option = new Option<bool>(name) { Description = description };
+        _root.Options.Add(option);
+        return option;
+    }
+
+    /// <summary>
+    /// Adds the broker's options: <c>--uri</c> (falling back to <c>RABBITMQ_URI</c>; read it with
+    /// <see cref="GetBrokerUri"/>) and <c>--queue</c> (falling back to <c>PREWIRE_QUEUE</c>), which it returns.
+    /// </summary>
+    /// <param name="queueDescription">What the app does with the queue.</param>
+    public Option<string?> AddBroker(string queueDescription)
+    {
+        _brokerUri = AddOption("--uri", "AMQP URI of the RabbitMQ broker, e.g. amqp://guest:guest@127.0.0.1:5672/. Without it the app does not connect.", "RABBITMQ_URI");
+        return AddOption("--queue", queueDescription, "PREWIRE_QUEUE", "prewire.demo");
+    }
+
+    /// <summary>
+    /// The broker URI given, or <see langword="null"/> (logged: the app does not connect). Fails
+    /// (exit 1) on a malformed URI without echoing it, and with a usage error when none was given but
+    /// <paramref name="neededBy"/> names a flag that needs a broker.
+    /// </summary>
+    public AmqpUri? GetBrokerUri(ParseResult parsed, ILogger log, string? neededBy = null)
+    {
+        ArgumentNullException.ThrowIfNull(parsed);
+        ArgumentNullException.ThrowIfNull(log);
+        var text = parsed.GetValue(_brokerUri ?? throw new InvalidOperationException($"call {nameof(AddBroker)} first"));
+        if (text is null)
+        {
+            if (neededBy is not null) throw new AppException($"{neededBy} needs a broker: give --uri or RABBITMQ_URI", ExitCodes.Usage);
+            log.Information("No broker URI given (--uri / RABBITMQ_URI): not connecting");
+            return null;
+        }
+        return AmqpUri.TryParse(text, out var uri, out var error) ? uri : throw new AppException($"invalid broker URI (--uri / RABBITMQ_URI): {error}");
+    }
+
+    /// <summary>
+    /// Parses <paramref name="args"/> and runs <paramref name="run"/> with a console logger at
+    /// <c>--log-level</c>. Usage errors exit 2; an <see cref="AppException"/>, an
+    /// <see cref="AmqpException"/> or any other failure prints one line on stderr and exits 1;
+    /// <c>--help</c> prints help and exits 0. Ctrl+C/SIGTERM cancel the token.
+    /// </summary>
+    public int Run(string[] args, Func<ParseResult, ILogger, CancellationToken, Task<int>> run)
+    {
+        ArgumentNullException.ThrowIfNull(run);
+        var result = Parse(args);
+        if (result.Errors.Count > 0)
+        {
+            Console.Error.WriteLine($"error: {result.Errors[0].Message} (see --help)");
+            return ExitCodes.Usage;
+        }
+
+        _root.SetAction(async (parsed, cancellationToken) =>
+        {
+            using var log = AppLogging.Create(parsed.GetValue(LogLevel));
+            try
+            {
+                return await run(parsed, log, cancellationToken).ConfigureAwait(false);
+            }
+            catch (AppException e)
+            {
+                Console.Error.WriteLine($"error: {e.Message}");
+                return e.ExitCode;
+            }
+            catch (AmqpException e)
+            {
+                // Both clients word broker failures for people (the broker's address, never its password).
+                Console.Error.WriteLine($"error: {e.Message}");
+                return ExitCodes.Failure;
+            }
+            catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+            {
+                return ExitCodes.Success;
+            }
+#pragma warning disable CA1031 // The last line of defence: one clear line, never a stack trace.
+            catch (Exception e)
+#pragma warning restore CA1031
+            {
+                Console.Error.WriteLine($"error: {e.GetType().Name}: {e.Message}");
+                return ExitCodes.Failure;
+            }
+        });
+        return result.Invoke(new InvocationConfiguration { EnableDefaultExceptionHandler = false });
+    }
+
+    internal ParseResult Parse(string[] args) => _root.Parse(args);
+
+    private static string? NullIfEmpty(string? value) => string.IsNullOrEmpty(value) ? null : value;
+}

@@ -1,0 +1,16 @@
+using Prewire.Messaging;
+using Prewire.Pipeline;
+
+namespace Prewire.Samples.Messaging;
+
+/// <summary>Incoming: from what the transport delivered to the physical message (no copy of the body).</summary>
+public sealed class ReceivePhysical : StageConnector<TransportReceiveContext, IncomingPhysicalContext>
+{
+    /// <inheritdoc />
+    public override Task Invoke(TransportReceiveContext context, Func<IncomingPhysicalContext, Task> next)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        ArgumentNullException.ThrowIfNull(next);
+        return next(new IncomingPhysicalContext(context, context.MessageId, context.Headers, context.Body));
+    }
+}

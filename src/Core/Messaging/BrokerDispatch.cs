@@ -1,0 +1,47 @@
+using Prewire.Pipeline;
+
+namespace Prewire.Messaging;
+
+/// <summary>
+/// The outgoing pipeline's terminator: hands a <see cref="DispatchContext"/> to an AMQP client and
+/// completes when the broker confirmed it. Built before any connection exists, so an app can validate
+/// and describe its pipeline without a broker; each client connects its own way afterwards.
+/// </summary>
+/// <remarks>
+/// Every client publishes the same way: persistent (delivery mode 2), mandatory (a message no queue
+/// takes fails its publish instead of vanishing), the content type from <see cref="MessageHeaders.ContentType"/>.
+/// </remarks>
+public abstract class BrokerDispatch : PipelineTerminator<DispatchContext>, IAsyncDisposable
+{
+    /// <summary>Persistent delivery mode (2): the broker writes the message to disk in a durable queue.</summary>
+    protected const byte PersistentDeliveryMode = 2;
+
+    /// <summary>Mandatory: the broker returns a message no queue takes, which fails the publish.</summary>
+    protected const bool Mandatory = true;
+
+    /// <summary>The client that publishes, for logs.</summary>
+    public abstract string Client { get; }
+
+    /// <summary>The AMQP content type of <paramref name="context"/>'s body.</summary>
+    protected static string? ContentTypeOf(DispatchContext context)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        return context.Headers.GetValueOrDefault(MessageHeaders.ContentType);
+    }
+
+    /// <summary><paramref name="context"/>'s headers as an AMQP field table (long strings).</summary>
+    protected static Dictionary<string, object?> FieldTableOf(DispatchContext context)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        var table = new Dictionary<string, object?>(context.Headers.Count, StringComparer.Ordinal);
+        foreach (var (key, value) in context.Headers) table[key] = value;
+        return table;
+    }
+
+    /// <inheritdoc />
+    public virtual ValueTask DisposeAsync()
+    {
+        GC.SuppressFinalize(this);
+        return default;
+    }
+}

@@ -1,0 +1,17 @@
+using Prewire.Pipeline;
+
+namespace Prewire.Messaging;
+
+/// <summary>A message as the transport delivered it. The body is only valid while the pipeline runs.</summary>
+public sealed class TransportReceiveContext(string messageId, IReadOnlyDictionary<string, string> headers, ReadOnlyMemory<byte> body, CancellationToken cancellationToken = default)
+    : BehaviorContext(cancellationToken)
+{
+    /// <summary>The transport's message id.</summary>
+    public string MessageId { get; } = messageId;
+
+    /// <summary>The transport headers.</summary>
+    public IReadOnlyDictionary<string, string> Headers { get; } = headers;
+
+    /// <summary>The raw body, borrowed from the transport: copy what must outlive the pipeline.</summary>
+    public ReadOnlyMemory<byte> Body { get; } = body;
+}

@@ -1,0 +1,26 @@
+using Prewire.Amqp;
+
+namespace Prewire.RabbitMQ;
+
+public sealed class RabbitMqConnectorTests
+{
+    [Fact]
+    public async Task A_closed_port_fails_with_one_clear_line_naming_the_broker_without_credentials()
+    {
+        var port = Harness.FreePort.Next();
+        var e = await Assert.ThrowsAsync<AmqpException>(() =>
+            RabbitMqConnector.ConnectAsync(AmqpUri.Parse($"amqp://guest:secret@127.0.0.1:{port}/"), "test", TestContext.Current.CancellationToken));
+        Assert.StartsWith($"cannot reach RabbitMQ at amqp://127.0.0.1:{port}/", e.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain("secret", e.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain("\n", e.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Wrong_credentials_are_named_as_such()
+    {
+        var wrong = AmqpUri.Parse(new UriBuilder(TestBroker.Uri) { Password = "topsecret" }.Uri.OriginalString);
+        var e = await Assert.ThrowsAsync<AmqpException>(() => RabbitMqConnector.ConnectAsync(wrong, "test", TestContext.Current.CancellationToken));
+        Assert.Contains("credentials refused", e.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain("topsecret", e.Message, StringComparison.Ordinal);
+    }
+}

@@ -1,0 +1,62 @@
+using System.Text;
+using Prewire.Messaging;
+using Prewire.Pipeline;
+using RabbitMQ.Client;
+
+namespace Prewire.RabbitMQ;
+
+/// <summary>The adapter against the real broker: dispatch publishes with confirms, the receiver acks only what its pipeline handled.</summary>
+public sealed class RoundTripTests
+{
+    [Fact]
+    public async Task A_dispatched_message_is_received_with_its_headers_and_acknowledged()
+    {
+        var queue = $"prewire.rabbitmq-tests.{Guid.NewGuid():N}";
+        await using var session = await OpenAsync(queue);
+        await using var dispatch = new RabbitMqDispatch();
+        dispatch.Attach(session);
+        var outgoing = new PipelineBuilder().Register("dispatch", dispatch, "publishes").Build<DispatchContext>();
+        var headers = new Dictionary<string, string> { [MessageHeaders.ContentType] = "text/plain" };
+        await outgoing.Invoke(new DispatchContext(new OutgoingLogicalContext("m-1", "", TestContext.Current.CancellationToken), "", queue, "m-1", headers, "héllo"u8.ToArray()));
+
+        TransportReceiveContext? received = null;
+        string? body = null;
+        var incoming = new PipelineBuilder().Register("handle", new Handle(c => { received = c; body = Encoding.UTF8.GetString(c.Body.Span); }), "records").Build<TransportReceiveContext>();
+        var handled = await new RabbitMqReceiver(session, incoming, (_, e) => Assert.Fail(e.Message)).ReceiveAsync(1, TestContext.Current.CancellationToken);
+
+        Assert.Equal(1, handled);
+        Assert.Equal(("m-1", "héllo", "text/plain"), (received!.MessageId, body, received.Headers[MessageHeaders.ContentType]));
+        Assert.Equal(0u, await session.Channel.MessageCountAsync(queue, TestContext.Current.CancellationToken));
+    }
+
+    [Fact]
+    public async Task A_message_whose_pipeline_fails_is_rejected_not_acknowledged_as_handled()
+    {
+        var queue = $"prewire.rabbitmq-tests.{Guid.NewGuid():N}";
+        await using var session = await OpenAsync(queue);
+        await session.Channel.BasicPublishAsync("", queue, mandatory: true, new BasicProperties(), "bad"u8.ToArray(), TestContext.Current.CancellationToken);
+        await session.Channel.BasicPublishAsync("", queue, mandatory: true, new BasicProperties(), "good"u8.ToArray(), TestContext.Current.CancellationToken);
+
+        var rejected = new List<string>();
+        var incoming = new PipelineBuilder().Register("handle", new Handle(c =>
+        {
+            if (c.Body.Span.SequenceEqual("bad"u8)) throw new InvalidDataException("bad body");
+        }), "fails on 'bad'").Build<TransportReceiveContext>();
+        var handled = await new RabbitMqReceiver(session, incoming, (id, e) => rejected.Add(e.Message)).ReceiveAsync(1, TestContext.Current.CancellationToken);
+
+        Assert.Equal(1, handled);
+        Assert.Equal(["bad body"], rejected);
+    }
+
+    private static Task<BrokerSession> OpenAsync(string queue) =>
+        BrokerSession.OpenAsync(new BrokerSessionOptions { Uri = TestBroker.AmqpUri, Queue = queue, ClientName = "prewire-rabbitmq-tests", Confirms = true }, TestContext.Current.CancellationToken);
+
+    private sealed class Handle(Action<TransportReceiveContext> handle) : PipelineTerminator<TransportReceiveContext>
+    {
+        protected override Task Terminate(TransportReceiveContext context)
+        {
+            handle(context);
+            return Task.CompletedTask;
+        }
+    }
+}
