@@ -1,4 +1,5 @@
 using System.Globalization;
+using Prewire.Amqp;
 
 namespace Prewire.Harness;
 
@@ -17,7 +18,7 @@ public static class Demo
         var broker = Environment.GetEnvironmentVariable("RABBITMQ_URI") is { Length: > 0 } given ? given : null;
         output.WriteLine(broker is null
             ? "demo: no broker (RABBITMQ_URI or build/broker.sh start); the broker apps start without connecting"
-            : $"demo: broker at {RedactUri(broker)}");
+            : $"demo: broker at {(AmqpUri.TryParse(broker, out var uri, out var error) ? uri : $"(RABBITMQ_URI: {error})")}");
 
         const string Emulated = "linux-arm64";
         var builds = new List<(App App, PublishResult Aot, PublishResult Jit, PublishResult Arm64)>();
@@ -75,11 +76,6 @@ public static class Demo
             : $"demo: [{step}/{steps}] {app} ({mode}) FAILED:\n{result.Errors}");
         return result;
     }
-
-    internal static string RedactUri(string uri) =>
-        Uri.TryCreate(uri, UriKind.Absolute, out var parsed)
-            ? new UriBuilder(parsed) { UserName = "", Password = "" }.Uri.ToString()
-            : "(unparsable URI)";
 
     private static double Median(List<double> values)
     {
