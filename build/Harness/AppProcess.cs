@@ -67,6 +67,9 @@ public sealed class AppProcess : IAsyncDisposable
 
     public string Stderr { get { lock (_stderr) return _stderr.ToString(); } }
 
+    /// <summary>Milliseconds from spawn to the first line on stdout, once there was one.</summary>
+    public double? FirstLineMs { get; private set; }
+
     /// <summary>The ready line's own figure (time since the app's Main began), once it was printed.</summary>
     public double? ReportedReadyMs { get; private set; }
 
@@ -123,6 +126,7 @@ public sealed class AppProcess : IAsyncDisposable
     {
         if (line is null) return;
         var elapsed = _sinceSpawn.Elapsed.TotalMilliseconds;
+        FirstLineMs ??= elapsed;
         lock (_stdout) _stdout.AppendLine(line);
         if (!_ready.Task.IsCompleted && ReadyLine.TryParse(line, out var reported))
         {

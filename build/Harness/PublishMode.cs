@@ -8,4 +8,7 @@ public enum PublishMode
 
     /// <summary>Self-contained JIT build of the same framework: the runtime travels with the app.</summary>
     Jit,
+
+    /// <summary>As <see cref="Jit"/>, with the expression-tree pipeline baseline (<c>-p:PipelineBuilder=ExpressionTree</c>).</summary>
+    ExpressionTreeJit,
 }

@@ -15,9 +15,14 @@ public static class Publishing
     public static Task<PublishResult> PublishAsync(App app, string rid, PublishMode mode, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(app);
-        string[] modeArgs = mode == PublishMode.Aot
-            ? ["-p:PublishAot=true"]
-            : ["-p:PublishAot=false", "--self-contained", "true"];
+        string[] modeArgs = mode switch
+        {
+            PublishMode.Aot => ["-p:PublishAot=true"],
+            PublishMode.Jit => ["-p:PublishAot=false", "--self-contained", "true"],
+            // build/NativeAot.props leaves PublishAot off for this builder.
+            PublishMode.ExpressionTreeJit => ["-p:PipelineBuilder=ExpressionTree", "--self-contained", "true"],
+            _ => throw new ArgumentOutOfRangeException(nameof(mode), mode, null),
+        };
         return PublishProjectAsync(app, Path.Combine(Repo.Root, app.ProjectDirectory), rid, mode, modeArgs, OutputDirectory(app, rid, mode), cancellationToken);
     }
 

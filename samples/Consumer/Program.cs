@@ -10,10 +10,16 @@ var app = new AppCommand("Prewire.Consumer", "Prewire consumer: consumes message
 var queueOption = app.AddBroker("Queue to consume; declared if missing.");
 var countOption = app.AddCount("--count", "Messages to handle and acknowledge before exiting (0: exit once ready).", "PREWIRE_COUNT", 0);
 app.AddDescribe("incoming");
+app.AddWarmupReport();
 
 return app.Run(args, async (parsed, log, cancellationToken) =>
 {
     var (queue, count) = (parsed.GetValue(queueOption)!, parsed.GetValue(countOption));
+    if (app.WantsWarmupReport(parsed))
+    {
+        return await WarmupReport.RunAsync(() => PipelineSelection.Build<TransportReceiveContext>(SamplePipelines.Incoming(_ => Task.CompletedTask)),
+            new TransportReceiveContext("warm-up", new Dictionary<string, string>(), "warm-up message"u8.ToArray(), cancellationToken), Console.Out);
+    }
     var pipeline = PipelineSelection.Build<TransportReceiveContext>(SamplePipelines.Incoming(message =>
     {
         log.Debug("Handled {MessageId}: {Text}", message.MessageId, message.Message);

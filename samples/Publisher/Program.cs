@@ -12,10 +12,16 @@ var queueOption = app.AddBroker("Queue to publish to; declared if missing.");
 var countOption = app.AddCount("--count", "Messages to publish, each awaiting the broker's confirm.", "PREWIRE_COUNT", 0);
 var amqpPublisher = app.AddFlag("--amqp-publisher", "Publish with Prewire's zero-copy AmqpPublisher instead of RabbitMQ.Client.");
 app.AddDescribe("outgoing");
+app.AddWarmupReport();
 
 return app.Run(args, async (parsed, log, cancellationToken) =>
 {
     var (queue, count) = (parsed.GetValue(queueOption)!, parsed.GetValue(countOption));
+    if (app.WantsWarmupReport(parsed))
+    {
+        return await WarmupReport.RunAsync(() => PipelineSelection.Build<OutgoingLogicalContext>(SamplePipelines.Outgoing(queue, new WarmupReport.Sink<DispatchContext>())),
+            new OutgoingLogicalContext("warm-up", "warm-up message", cancellationToken), Console.Out);
+    }
     await using BrokerDispatch dispatch = parsed.GetValue(amqpPublisher) ? new AmqpPublisherDispatch() : new RabbitMqDispatch();
     var pipeline = PipelineSelection.Build<OutgoingLogicalContext>(SamplePipelines.Outgoing(queue, dispatch));
     if (app.Describe(parsed, pipeline)) return ExitCodes.Success;

@@ -16,6 +16,7 @@ public sealed class AppCommand
     private readonly Command _root;
     private Option<string?>? _brokerUri;
     private Option<bool>? _describe;
+    private Option<bool>? _warmupReport;
 
     /// <summary>Creates the command with the shared options.</summary>
     /// <param name="name">The executable's name, as help prints it.</param>
@@ -86,6 +87,20 @@ public sealed class AppCommand
         if (!parsed.GetValue(_describe ?? throw new InvalidOperationException($"call {nameof(AddDescribe)} first"))) return false;
         Console.Write(pipeline.Describe());
         return true;
+    }
+
+    /// <summary>Adds the hidden <c>--warmup-report</c> flag (see <see cref="WarmupReport"/>).</summary>
+    public void AddWarmupReport()
+    {
+        _warmupReport = new Option<bool>("--warmup-report") { Hidden = true, Description = "Build the pipeline, send one message to an in-process sink, print JSON and exit." };
+        _root.Options.Add(_warmupReport);
+    }
+
+    /// <summary><see langword="true"/> when <c>--warmup-report</c> was given.</summary>
+    public bool WantsWarmupReport(ParseResult parsed)
+    {
+        ArgumentNullException.ThrowIfNull(parsed);
+        return parsed.GetValue(_warmupReport ?? throw new InvalidOperationException($"call {nameof(AddWarmupReport)} first"));
     }
 
     /// <summary>Adds a flag.</summary>

@@ -68,10 +68,7 @@ public sealed class PipelineInAppsTests(PublishedApps published)
     {
         var app = App.Publisher;
         var projectDirectory = Path.Combine(Repo.Root, app.ProjectDirectory);
-        var jit = await Publishing.PublishProjectAsync(app, projectDirectory, rid, PublishMode.Jit,
-            ["-p:PipelineBuilder=ExpressionTree", "--self-contained", "true"],
-            Path.Combine(Repo.Artifacts, "publish", rid, "jit-expression-tree", app.Name), TestContext.Current.CancellationToken);
-        Assert.True(jit.Succeeded, jit.Errors);
+        var jit = await published.GetSucceededAsync(app, rid, PublishMode.ExpressionTreeJit);
         Assert.Equal(ElfHeader.MachineFor(rid), ElfHeader.Read(jit.ExecutablePath).Machine);
 
         await using (var process = AppProcess.Start(jit.ExecutablePath, ["--describe"], rid: rid))

@@ -13,21 +13,21 @@ namespace Prewire.AotSmoke;
 /// </summary>
 public sealed class PublishedApps
 {
-    private readonly ConcurrentDictionary<(string App, string Rid), Lazy<Task<PublishResult>>> _published = new();
+    private readonly ConcurrentDictionary<(string App, string Rid, PublishMode Mode), Lazy<Task<PublishResult>>> _published = new();
 
-    public Task<PublishResult> GetAsync(App app, string rid) =>
-        _published.GetOrAdd((app.Name, rid), key => new Lazy<Task<PublishResult>>(() => Publishing.PublishAsync(app, rid, PublishMode.Aot))).Value;
+    public Task<PublishResult> GetAsync(App app, string rid, PublishMode mode = PublishMode.Aot) =>
+        _published.GetOrAdd((app.Name, rid, mode), key => new Lazy<Task<PublishResult>>(() => Publishing.PublishAsync(app, rid, mode))).Value;
 
     /// <summary>
     /// The publish, which must have succeeded. For a RID whose AOT packs are missing from the package
     /// source (linux-arm64 here) the test is skipped with the preflight's message, and only then.
     /// </summary>
-    public async Task<PublishResult> GetSucceededAsync(App app, string rid)
+    public async Task<PublishResult> GetSucceededAsync(App app, string rid, PublishMode mode = PublishMode.Aot)
     {
-        var result = await GetAsync(app, rid);
+        var result = await GetAsync(app, rid, mode);
         if (rid != Repo.HostRid && result.MissingAotPacks)
             Assert.Skip($"skipped for missing packs: {result.MissingAotPacksMessage}");
-        Assert.True(result.Succeeded, $"publish of {app} for {rid} failed ({result.ExitCode}):\n{result.Errors}");
+        Assert.True(result.Succeeded, $"{mode} publish of {app} for {rid} failed ({result.ExitCode}):\n{result.Errors}");
         return result;
     }
 }
