@@ -20,44 +20,24 @@ public static class Demo
             ? "demo: no broker (RABBITMQ_URI or build/broker.sh start); the broker apps start without connecting"
             : $"demo: broker at {(AmqpUri.TryParse(broker, out var uri, out var error) ? uri : $"(RABBITMQ_URI: {error})")}");
 
-        const string Emulated = "linux-arm64";
-        var builds = new List<(App App, PublishResult Aot, PublishResult Jit, PublishResult Arm64)>();
-        var step = 0;
-        var steps = App.All.Count * 3;
-        foreach (var app in App.All)
-        {
-            var aot = await PublishStepAsync(app, rid, PublishMode.Aot, ++step, steps, output).ConfigureAwait(false);
-            var jit = await PublishStepAsync(app, rid, PublishMode.Jit, ++step, steps, output).ConfigureAwait(false);
-            var arm64 = await PublishStepAsync(app, Emulated, PublishMode.Aot, ++step, steps, output).ConfigureAwait(false);
-            if (!aot.Succeeded || !jit.Succeeded || !arm64.Succeeded) return 1;
-            builds.Add((app, aot, jit, arm64));
-        }
+        const string Emulated = AppBuilds.Arm64Rid;
+        var builds = await AppBuilds.PublishAllAsync("demo", output).ConfigureAwait(false);
+        if (builds is null) return 1;
 
         var table = new List<string[]>();
         foreach (var (app, aot, jit, arm64) in builds)
         {
             output.WriteLine($"demo: starting {app} {runs}x per build (spawn to ready line)...");
-            var aotTimes = new List<double>();
-            var jitTimes = new List<double>();
-            // One unmeasured run each warms the page cache; then the builds alternate run by run.
-            await AppRuns.RunOnceAsync(app, aot.ExecutablePath, rid, broker).ConfigureAwait(false);
-            await AppRuns.RunOnceAsync(app, jit.ExecutablePath, rid, broker).ConfigureAwait(false);
-            for (var i = 0; i < runs; i++)
-            {
-                aotTimes.Add(await AppRuns.RunOnceAsync(app, aot.ExecutablePath, rid, broker).ConfigureAwait(false));
-                jitTimes.Add(await AppRuns.RunOnceAsync(app, jit.ExecutablePath, rid, broker).ConfigureAwait(false));
-            }
-            var aotMs = Median(aotTimes);
-            var jitMs = Median(jitTimes);
+            var medians = await StartupRuns.MediansAsync(app, rid, broker, runs, aot.ExecutablePath, jit.ExecutablePath).ConfigureAwait(false);
+            var (aotMs, jitMs) = (medians[0], medians[1]);
             table.Add([
                 app.Name, Mb(aot.Size), Mb(jit.Size),
                 Ms(aotMs), Ms(jitMs), (jitMs / aotMs).ToString("0.0x", CultureInfo.InvariantCulture),
                 $"{aot.Duration.TotalSeconds:0} s",
             ]);
 
-            var emulatedTimes = new List<double>();
-            for (var i = 0; i < runs; i++) emulatedTimes.Add(await AppRuns.RunOnceAsync(app, arm64.ExecutablePath, Emulated, broker).ConfigureAwait(false));
-            table.Add([$"{app.Name} ({Emulated})", Mb(arm64.Size), "-", $"{Ms(Median(emulatedTimes))} (qemu)", "-", "-", $"{arm64.Duration.TotalSeconds:0} s"]);
+            var emulatedMs = (await StartupRuns.MediansAsync(app, Emulated, broker, runs, arm64.ExecutablePath).ConfigureAwait(false))[0];
+            table.Add([$"{app.Name} ({Emulated})", Mb(arm64.Size), "-", $"{Ms(emulatedMs)} (qemu)", "-", "-", $"{arm64.Duration.TotalSeconds:0} s"]);
         }
 
         output.WriteLine();
@@ -67,23 +47,7 @@ public static class Demo
         return 0;
     }
 
-    private static async Task<PublishResult> PublishStepAsync(App app, string rid, PublishMode mode, int step, int steps, TextWriter output)
-    {
-        output.WriteLine($"demo: [{step}/{steps}] publishing {app} ({mode}, {rid})...");
-        var result = await Publishing.PublishAsync(app, rid, mode).ConfigureAwait(false);
-        output.WriteLine(result.Succeeded
-            ? $"demo: [{step}/{steps}] {app} ({mode}) published in {result.Duration.TotalSeconds:0.0} s, {Mb(result.Size)}"
-            : $"demo: [{step}/{steps}] {app} ({mode}) FAILED:\n{result.Errors}");
-        return result;
-    }
-
-    private static double Median(List<double> values)
-    {
-        values.Sort();
-        return values.Count % 2 == 1 ? values[values.Count / 2] : (values[(values.Count / 2) - 1] + values[values.Count / 2]) / 2;
-    }
-
     internal static string Mb(long bytes) => (bytes / 1024.0 / 1024.0).ToString("0.0 'MB'", CultureInfo.InvariantCulture);
 
-    private static string Ms(double ms) => ms.ToString("0.0 'ms'", CultureInfo.InvariantCulture);
+    internal static string Ms(double ms) => ms.ToString("0.0 'ms'", CultureInfo.InvariantCulture);
 }

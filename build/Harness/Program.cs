@@ -7,10 +7,14 @@ switch (args)
         var runs = args.Length > 1 && int.TryParse(args[1], out var n) && n > 0 ? n : 5;
         return await Demo.RunAsync(runs, Console.Out);
 
+    case ["baseline", ..]:
+        var baselineRuns = args.Length > 1 && int.TryParse(args[1], out var b) && b > 0 ? b : 9;
+        return await RecordBaseline.RunAsync(baselineRuns, Console.Out);
+
     case ["publish", .. var rids]:
         return await PublishAll.RunAsync(rids.Length == 0 ? [Repo.HostRid] : rids, Console.Out);
 
     default:
-        Console.Error.WriteLine("usage: Prewire.Harness demo [runs] | publish [rid...]");
+        Console.Error.WriteLine("usage: Prewire.Harness demo [runs] | baseline [runs] | publish [rid...]");
         return 2;
 }

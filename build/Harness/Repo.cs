@@ -7,6 +7,9 @@ public static class Repo
 
     public static string Artifacts => Path.Combine(Root, "artifacts");
 
+    /// <summary>The RIDs every app is published and checked for.</summary>
+    public static IReadOnlyList<string> Rids { get; } = ["linux-x64", "linux-arm64"];
+
     public static string HostRid => System.Runtime.InteropServices.RuntimeInformation.OSArchitecture switch
     {
         System.Runtime.InteropServices.Architecture.X64 => "linux-x64",

@@ -5,7 +5,7 @@ namespace Prewire.AotSmoke;
 /// <summary>Every smoke check runs for both RIDs; linux-arm64 binaries run under qemu on an x64 host.</summary>
 internal static class Rids
 {
-    public static readonly string[] All = ["linux-x64", "linux-arm64"];
+    public static IReadOnlyList<string> All => Repo.Rids;
 
     public static TheoryData<string, string> AppsByRid(params App[] apps)
     {
@@ -16,7 +16,7 @@ internal static class Rids
         return data;
     }
 
-    public static TheoryData<string> Each() => new(All);
+    public static TheoryData<string> Each() => new(All.ToArray());
 
     /// <summary>
     /// Message counts for a run under emulation: qemu runs arm64 code several times slower, so arm64
