@@ -31,7 +31,7 @@ public sealed record AppBuilds(App App, PublishResult Aot, PublishResult Jit, Pu
             output.WriteLine($"{verb}: [{step}/{steps}] publishing {app} ({mode}, {rid})...");
             var result = await Publishing.PublishAsync(app, rid, mode).ConfigureAwait(false);
             output.WriteLine(result.Succeeded
-                ? $"{verb}: [{step}/{steps}] {app} ({mode}) published in {result.Duration.TotalSeconds:0.0} s, {Demo.Mb(result.Size)}"
+                ? $"{verb}: [{step}/{steps}] {app} ({mode}) published in {result.Duration.TotalSeconds:0.0} s, {Table.Mb(result.Size)}"
                 : $"{verb}: [{step}/{steps}] {app} ({mode}) FAILED:\n{result.Errors}");
             return result;
         }

@@ -31,13 +31,13 @@ public static class Demo
             var medians = await StartupRuns.MediansAsync(app, rid, broker, runs, aot.ExecutablePath, jit.ExecutablePath).ConfigureAwait(false);
             var (aotMs, jitMs) = (medians[0], medians[1]);
             table.Add([
-                app.Name, Mb(aot.Size), Mb(jit.Size),
-                Ms(aotMs), Ms(jitMs), (jitMs / aotMs).ToString("0.0x", CultureInfo.InvariantCulture),
+                app.Name, Table.Mb(aot.Size), Table.Mb(jit.Size),
+                Table.Ms(aotMs), Table.Ms(jitMs), (jitMs / aotMs).ToString("0.0x", CultureInfo.InvariantCulture),
                 $"{aot.Duration.TotalSeconds:0} s",
             ]);
 
             var emulatedMs = (await StartupRuns.MediansAsync(app, Emulated, broker, runs, arm64.ExecutablePath).ConfigureAwait(false))[0];
-            table.Add([$"{app.Name} ({Emulated})", Mb(arm64.Size), "-", $"{Ms(emulatedMs)} (qemu)", "-", "-", $"{arm64.Duration.TotalSeconds:0} s"]);
+            table.Add([$"{app.Name} ({Emulated})", Table.Mb(arm64.Size), "-", $"{Table.Ms(emulatedMs)} (qemu)", "-", "-", $"{arm64.Duration.TotalSeconds:0} s"]);
         }
 
         output.WriteLine();
@@ -46,8 +46,4 @@ public static class Demo
         Table.Write(output, ["app", "AOT binary", "JIT folder", "AOT start", "JIT start", "JIT/AOT", "AOT publish"], table);
         return 0;
     }
-
-    internal static string Mb(long bytes) => (bytes / 1024.0 / 1024.0).ToString("0.0 'MB'", CultureInfo.InvariantCulture);
-
-    internal static string Ms(double ms) => ms.ToString("0.0 'ms'", CultureInfo.InvariantCulture);
 }

@@ -17,7 +17,7 @@ public static class PublishAll
                 var result = await Publishing.PublishAsync(app, rid, PublishMode.Aot).ConfigureAwait(false);
                 if (result.Succeeded)
                 {
-                    rows.Add([app.Name, rid, Demo.Mb(result.Size), $"{result.Duration.TotalSeconds:0.0} s", Path.GetRelativePath(Repo.Root, result.ExecutablePath)]);
+                    rows.Add([app.Name, rid, Table.Mb(result.Size), $"{result.Duration.TotalSeconds:0.0} s", Path.GetRelativePath(Repo.Root, result.ExecutablePath)]);
                     continue;
                 }
                 failed++;

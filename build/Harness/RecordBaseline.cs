@@ -26,15 +26,11 @@ public static class RecordBaseline
             foreach (var (rid, binary) in new[] { (host, aot), (AppBuilds.Arm64Rid, arm64) })
             {
                 var native = rid == host;
-                var medians = native
-                    ? await StartupRuns.MediansAsync(app, rid, brokerUri: null, runs, binary.ExecutablePath, jit.ExecutablePath).ConfigureAwait(false)
-                    : await StartupRuns.MediansAsync(app, rid, brokerUri: null, RunsFor(rid, runs), binary.ExecutablePath).ConfigureAwait(false);
-                double? withBroker = app.IsWeb ? null
-                    : (await StartupRuns.MediansAsync(app, rid, broker, RunsFor(rid, runs), binary.ExecutablePath).ConfigureAwait(false))[0];
-                entries.Add(new BaselineEntry(app.Name, rid, Math.Round(medians[0], 1), withBroker is { } w ? Math.Round(w, 1) : null, binary.Size));
+                var (entry, jitMs) = await StartupRuns.MeasureAsync(app, rid, binary, native ? jit : null, broker, runs).ConfigureAwait(false);
+                entries.Add(entry with { StartupMs = Math.Round(entry.StartupMs, 1), StartupWithBrokerMs = entry.StartupWithBrokerMs is { } w ? Math.Round(w, 1) : null });
                 var emulated = native ? "" : " (qemu)";
-                rows.Add([app.Name, rid, binary.Size.ToString("N0", CultureInfo.InvariantCulture), Demo.Ms(medians[0]) + emulated,
-                    withBroker is { } ms ? Demo.Ms(ms) + emulated : "-", native ? (medians[1] / medians[0]).ToString("0.0x", CultureInfo.InvariantCulture) : "-"]);
+                rows.Add([app.Name, rid, binary.Size.ToString("N0", CultureInfo.InvariantCulture), Table.Ms(entry.StartupMs) + emulated,
+                    entry.StartupWithBrokerMs is { } ms ? Table.Ms(ms) + emulated : "-", jitMs is { } j ? (j / entry.StartupMs).ToString("0.0x", CultureInfo.InvariantCulture) : "-"]);
             }
         }
 
@@ -47,7 +43,4 @@ public static class RecordBaseline
         output.WriteLine($"baseline: wrote {Path.GetRelativePath(Repo.Root, StartupBaseline.FilePath)}");
         return 0;
     }
-
-    /// <summary>Runs per measurement: fewer under qemu, where one start takes about a second.</summary>
-    public static int RunsFor(string rid, int runs) => Qemu.Emulates(rid) ? Math.Max(3, runs / 2) : runs;
 }

@@ -21,9 +21,27 @@ public static class StartupRuns
         return times.Select(Median).ToArray();
     }
 
-    private static double Median(List<double> values)
+    /// <summary>
+    /// One app × RID the way the baseline records it and the gate checks it: the AOT binary without a
+    /// broker (alternating with <paramref name="jit"/>, the same app's JIT build, when given), with
+    /// <paramref name="brokerUri"/> for the broker apps, and its size. Fewer runs under qemu.
+    /// </summary>
+    public static async Task<(BaselineEntry Entry, double? JitMs)> MeasureAsync(App app, string rid, PublishResult aot, PublishResult? jit, string brokerUri, int runs)
     {
-        values.Sort();
-        return values.Count % 2 == 1 ? values[values.Count / 2] : (values[(values.Count / 2) - 1] + values[values.Count / 2]) / 2;
+        ArgumentNullException.ThrowIfNull(app);
+        ArgumentNullException.ThrowIfNull(aot);
+        var runsHere = Qemu.Emulates(rid) ? Math.Max(3, runs / 2) : runs;
+        var medians = jit is null
+            ? await MediansAsync(app, rid, brokerUri: null, runsHere, aot.ExecutablePath).ConfigureAwait(false)
+            : await MediansAsync(app, rid, brokerUri: null, runsHere, aot.ExecutablePath, jit.ExecutablePath).ConfigureAwait(false);
+        double? withBroker = app.IsWeb ? null : (await MediansAsync(app, rid, brokerUri, runsHere, aot.ExecutablePath).ConfigureAwait(false))[0];
+        return (new BaselineEntry(app.Name, rid, medians[0], withBroker, aot.Size), jit is null ? null : medians[1]);
+    }
+
+    /// <summary>The median (the mean of the middle two for an even count).</summary>
+    public static double Median(IEnumerable<double> values)
+    {
+        var sorted = values.Order().ToList();
+        return sorted.Count % 2 == 1 ? sorted[sorted.Count / 2] : (sorted[(sorted.Count / 2) - 1] + sorted[sorted.Count / 2]) / 2;
     }
 }

@@ -3,6 +3,12 @@ namespace Prewire.Harness;
 /// <summary>A Markdown table with aligned columns: readable in a terminal, pasteable into docs.</summary>
 public static class Table
 {
+    /// <summary>Bytes as MB with one decimal, for a cell.</summary>
+    public static string Mb(long bytes) => (bytes / 1024.0 / 1024.0).ToString("0.0 'MB'", System.Globalization.CultureInfo.InvariantCulture);
+
+    /// <summary>Milliseconds with one decimal, for a cell.</summary>
+    public static string Ms(double ms) => ms.ToString("0.0 'ms'", System.Globalization.CultureInfo.InvariantCulture);
+
     public static void Write(TextWriter output, string[] header, IReadOnlyList<string[]> rows)
     {
         ArgumentNullException.ThrowIfNull(output);

@@ -23,15 +23,10 @@ public sealed class StartupGateTests(PublishedApps published)
         var native = !Qemu.Emulates(rid);
         var jit = native ? await published.GetSucceededAsync(app, rid, PublishMode.Jit) : null;
 
-        var medians = jit is null
-            ? await StartupRuns.MediansAsync(app, rid, brokerUri: null, RecordBaseline.RunsFor(rid, Runs), aot.ExecutablePath)
-            : await StartupRuns.MediansAsync(app, rid, brokerUri: null, Runs, aot.ExecutablePath, jit.ExecutablePath);
-        double? withBroker = app.IsWeb ? null
-            : (await StartupRuns.MediansAsync(app, rid, TestBroker.Uri.ToString(), RecordBaseline.RunsFor(rid, Runs), aot.ExecutablePath))[0];
-        var measured = new BaselineEntry(app.Name, rid, medians[0], withBroker, aot.Size);
-        var failures = StartupBaseline.Read().Check(measured, jit is null ? null : medians[1]);
+        var (measured, jitMs) = await StartupRuns.MeasureAsync(app, rid, aot, jit, TestBroker.Uri.ToString(), Runs);
+        var failures = StartupBaseline.Read().Check(measured, jitMs);
 
-        TestContext.Current.TestOutputHelper?.WriteLine($"{app} {rid}: {measured.StartupMs:0.0} ms, with broker {withBroker:0.0} ms, {measured.BinaryBytes:N0} B" + (jit is null ? " (qemu)" : $", JIT {medians[1]:0.0} ms"));
+        TestContext.Current.TestOutputHelper?.WriteLine($"{app} {rid}: {measured.StartupMs:0.0} ms, with broker {measured.StartupWithBrokerMs:0.0} ms, {measured.BinaryBytes:N0} B" + (jitMs is { } j ? $", JIT {j:0.0} ms" : " (qemu)"));
         Assert.True(failures.Count == 0, string.Join('\n', failures));
     }
 }

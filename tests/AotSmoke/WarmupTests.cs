@@ -56,8 +56,8 @@ public sealed class WarmupTests(PublishedApps published)
     // Medians of each figure on its own.
     private static Warmup Median(List<Warmup> runs) => new(
         runs[0].Builder,
-        runs.Select(r => r.BuildAndFirstInvokeMs).Order().ElementAt(runs.Count / 2),
-        runs.Select(r => r.SpawnToHandledMs).Order().ElementAt(runs.Count / 2));
+        StartupRuns.Median(runs.Select(r => r.BuildAndFirstInvokeMs)),
+        StartupRuns.Median(runs.Select(r => r.SpawnToHandledMs)));
 
     private sealed record Warmup(string Builder, double BuildAndFirstInvokeMs, double SpawnToHandledMs);
 }
