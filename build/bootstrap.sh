@@ -12,6 +12,8 @@ packages=(
   iproute2                          # ss: free-port checks for the broker
   wrk hyperfine                     # HTTP load and whole-process timings
   python3                           # build/codegen/amqp_methods.py (CI checks the generated files)
+  docker-registry umoci skopeo runc binutils
+                                    # container images: a loopback registry, the base image, running it; readelf
 )
 
 say() { printf 'bootstrap: %s\n' "$*" >&2; }

@@ -22,22 +22,21 @@ public sealed class AppProcess : IAsyncDisposable
         _sinceSpawn = sinceSpawn;
     }
 
-    /// <summary>Starts <paramref name="executable"/>; under qemu-aarch64 when it is an arm64 binary on another host.</summary>
-    public static AppProcess Start(string executable, IEnumerable<string> args, IReadOnlyDictionary<string, string>? environment = null, string? rid = null)
+    /// <summary>
+    /// Starts <paramref name="executable"/>; under qemu-aarch64 when it is an arm64 binary on another
+    /// host, with the C runtime from <paramref name="sysRoot"/> (default: <see cref="Qemu.SysRoot"/>).
+    /// </summary>
+    public static AppProcess Start(string executable, IEnumerable<string> args, IReadOnlyDictionary<string, string>? environment = null, string? rid = null, string? sysRoot = null)
     {
         var start = new ProcessStartInfo
         {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            RedirectStandardInput = true,
-            UseShellExecute = false,
             WorkingDirectory = Path.GetDirectoryName(executable)!,
         };
         if (Qemu.Emulates(rid))
         {
             start.FileName = Qemu.Path;
             start.ArgumentList.Add("-L");
-            start.ArgumentList.Add(Qemu.SysRoot);
+            start.ArgumentList.Add(sysRoot ?? Qemu.SysRoot);
             start.ArgumentList.Add(executable);
         }
         else
@@ -49,7 +48,19 @@ public sealed class AppProcess : IAsyncDisposable
         start.Environment.Remove("RABBITMQ_URI");
         start.Environment.Remove("PREWIRE_URLS");
         foreach (var (key, value) in environment ?? new Dictionary<string, string>()) start.Environment[key] = value;
+        return Launch(start);
+    }
 
+    /// <summary>Starts an app through another program that runs it and relays its output (a container runtime).</summary>
+    public static AppProcess StartThrough(string fileName, IEnumerable<string> args, string workingDirectory) =>
+        Launch(new ProcessStartInfo(fileName, args) { WorkingDirectory = workingDirectory });
+
+    private static AppProcess Launch(ProcessStartInfo start)
+    {
+        start.RedirectStandardOutput = true;
+        start.RedirectStandardError = true;
+        start.RedirectStandardInput = true;
+        start.UseShellExecute = false;
         var process = new Process { StartInfo = start };
         var sinceSpawn = Stopwatch.StartNew();
         var app = new AppProcess(process, sinceSpawn);

@@ -16,21 +16,20 @@ public static class AppRuns
     private static TimeSpan Scaled(string rid, TimeSpan native) => Qemu.Emulates(rid) ? native * EmulationFactor : native;
 
     /// <summary>Starts an app the way it runs in production: brokers apps with a URI, the web app on a free loopback port.</summary>
-    public static AppProcess Start(App app, string executable, string rid, string? brokerUri, out Uri? baseAddress)
+    public static AppProcess Start(App app, string executable, string rid, string? brokerUri, out Uri? baseAddress) =>
+        AppProcess.Start(executable, Arguments(app, brokerUri, out baseAddress), rid: rid);
+
+    /// <summary>The command line <see cref="Start"/> gives an app, for runs that start it another way (in a container).</summary>
+    public static IReadOnlyList<string> Arguments(App app, string? brokerUri, out Uri? baseAddress)
     {
         ArgumentNullException.ThrowIfNull(app);
         baseAddress = null;
-        var args = new List<string>();
         if (app.IsWeb)
         {
             baseAddress = new Uri($"http://127.0.0.1:{FreePort.Next()}/");
-            args.AddRange(["--urls", baseAddress.ToString().TrimEnd('/')]);
+            return ["--urls", baseAddress.ToString().TrimEnd('/')];
         }
-        else if (brokerUri is not null)
-        {
-            args.AddRange(["--uri", brokerUri]);
-        }
-        return AppProcess.Start(executable, args, rid: rid);
+        return brokerUri is null ? [] : ["--uri", brokerUri];
     }
 
     /// <summary>Runs an app once: spawn, ready line, clean exit (SIGTERM for the web app). Returns spawn-to-ready ms.</summary>

@@ -23,11 +23,11 @@ public static class Publishing
             PublishMode.ExpressionTreeJit => ["-p:PipelineBuilder=ExpressionTree", "--self-contained", "true"],
             _ => throw new ArgumentOutOfRangeException(nameof(mode), mode, null),
         };
-        return PublishProjectAsync(app, Path.Combine(Repo.Root, app.ProjectDirectory), rid, mode, modeArgs, OutputDirectory(app, rid, mode), cancellationToken);
+        return PublishProjectAsync(app, Path.Combine(Repo.Root, app.ProjectDirectory), rid, mode, modeArgs, OutputDirectory(app, rid, mode), cancellationToken: cancellationToken);
     }
 
     /// <summary>Publishes any project (the gate fixtures) with extra MSBuild arguments.</summary>
-    public static async Task<PublishResult> PublishProjectAsync(App app, string projectDirectory, string rid, PublishMode mode, IEnumerable<string> extraArgs, string outputDirectory, CancellationToken cancellationToken = default)
+    public static async Task<PublishResult> PublishProjectAsync(App app, string projectDirectory, string rid, PublishMode mode, IEnumerable<string> extraArgs, string outputDirectory, IReadOnlyDictionary<string, string>? environment = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(app);
         await _oneAtATime.WaitAsync(cancellationToken).ConfigureAwait(false);
@@ -40,7 +40,7 @@ public static class Publishing
                 "-nologo", "-nodeReuse:false", "-clp:NoSummary", .. extraArgs,
             ];
             var clock = Stopwatch.StartNew();
-            var (exitCode, output) = await Tool.RunAsync("dotnet", args, projectDirectory, cancellationToken: cancellationToken).ConfigureAwait(false);
+            var (exitCode, output) = await Tool.RunAsync("dotnet", args, projectDirectory, environment, cancellationToken).ConfigureAwait(false);
             return new PublishResult(app, rid, mode, exitCode, output, clock.Elapsed, outputDirectory);
         }
         finally

@@ -38,6 +38,15 @@ public static class Tool
         lock (output) return (process.ExitCode, output.ToString());
     }
 
+    /// <summary>Runs a tool that must succeed; returns its output, or throws with the command line and the output.</summary>
+    public static async Task<string> RunCheckedAsync(string fileName, IEnumerable<string> args, string workingDirectory, IReadOnlyDictionary<string, string>? environment = null, CancellationToken cancellationToken = default)
+    {
+        var argList = args.ToList();
+        var (exitCode, output) = await RunAsync(fileName, argList, workingDirectory, environment, cancellationToken).ConfigureAwait(false);
+        return exitCode == 0 ? output
+            : throw new InvalidOperationException($"{fileName} {string.Join(' ', argList)} exited with {exitCode}:\n{output}");
+    }
+
     /// <summary>
     /// A dotnet started from inside a test run or another build inherits MSBuild's variables and would
     /// build with the parent's settings; children start clean and never leave build nodes behind.
