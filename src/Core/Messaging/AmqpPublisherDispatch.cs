@@ -1,5 +1,6 @@
 using Prewire.Amqp;
 using Prewire.Framing;
+using Prewire.Tasks.Internal;
 
 namespace Prewire.Messaging;
 
@@ -33,15 +34,25 @@ public sealed class AmqpPublisherDispatch : BrokerDispatch
     /// <inheritdoc />
     protected override async Task Terminate(DispatchContext context)
     {
-        var properties = new BasicProperties
-        {
-            MessageId = context.MessageId,
-            ContentType = ContentTypeOf(context),
-            DeliveryMode = PersistentDeliveryMode,
-            Headers = FieldTableOf(context),
-        };
         var publisher = _publisher ?? throw new InvalidOperationException("Not connected: call ConnectAsync before publishing.");
-        await publisher.PublishAsync(context.Exchange, context.RoutingKey, properties, context.Body, Mandatory, context.CancellationToken).ConfigureAwait(false);
+        // One set of properties per publish in flight, pooled: the content header is written from them
+        // before the confirm is awaited, and they go back once it came, so publishing allocates none.
+        var properties = ObjectPool<BasicProperties>.TryRent() ?? new BasicProperties { Headers = new(StringComparer.Ordinal) };
+        try
+        {
+            properties.MessageId = context.MessageId;
+            properties.ContentType = ContentTypeOf(context);
+            properties.DeliveryMode = PersistentDeliveryMode;
+            CopyHeaders(context, properties.Headers!);
+            await publisher.PublishAsync(context.Exchange, context.RoutingKey, properties, context.Body, Mandatory, context.CancellationToken).ConfigureAwait(false);
+        }
+        finally
+        {
+            properties.MessageId = null;
+            properties.ContentType = null;
+            properties.Headers!.Clear();
+            ObjectPool<BasicProperties>.Return(properties);
+        }
     }
 
     /// <inheritdoc />

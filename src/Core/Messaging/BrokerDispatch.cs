@@ -29,13 +29,29 @@ public abstract class BrokerDispatch : PipelineTerminator<DispatchContext>, IAsy
         return context.Headers.GetValueOrDefault(MessageHeaders.ContentType);
     }
 
-    /// <summary><paramref name="context"/>'s headers as an AMQP field table (long strings).</summary>
+    /// <summary><paramref name="context"/>'s headers as a new AMQP field table (long strings).</summary>
     protected static Dictionary<string, object?> FieldTableOf(DispatchContext context)
     {
         ArgumentNullException.ThrowIfNull(context);
         var table = new Dictionary<string, object?>(context.Headers.Count, StringComparer.Ordinal);
-        foreach (var (key, value) in context.Headers) table[key] = value;
+        CopyHeaders(context, table);
         return table;
+    }
+
+    /// <summary>Adds <paramref name="context"/>'s headers to <paramref name="table"/> (long strings).</summary>
+    protected static void CopyHeaders(DispatchContext context, Dictionary<string, object?> table)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        ArgumentNullException.ThrowIfNull(table);
+        // Through the interface, enumerating boxes the enumerator: the samples' headers are a Dictionary.
+        if (context.Headers is Dictionary<string, string> headers)
+        {
+            foreach (var (key, value) in headers) table[key] = value;
+        }
+        else
+        {
+            foreach (var (key, value) in context.Headers) table[key] = value;
+        }
     }
 
     /// <inheritdoc />

@@ -4,8 +4,9 @@ namespace Prewire.Pipeline;
 public sealed class AllocationTests;
 
 /// <summary>
-/// Invoking a built prewired pipeline allocates nothing: measured exactly on the invoking thread for a
-/// synchronously completing chain, after warm-up, with nothing else running.
+/// Invoking a built prewired pipeline allocates nothing: measured exactly on the invoking thread, after
+/// warm-up, with nothing else running; for a chain that completes synchronously, and for one whose end
+/// completes later (nothing but the end's own task).
 /// </summary>
 [Collection(nameof(AllocationTests))]
 public sealed class PipelineAllocationTests
@@ -26,9 +27,33 @@ public sealed class PipelineAllocationTests
         Assert.Equal(0, allocated);
     }
 
+    [Fact]
+    public void A_message_still_pending_when_invoke_returns_costs_nothing_beyond_its_own_task()
+    {
+        // The end's tasks are made up front: what is measured is the engine, and the one task a
+        // message completing later has (here a TaskCompletionSource's, in an app an async method's).
+        var (pipeline, context, end) = Build(depth: 10, pending: true);
+        for (var i = 0; i < 100; i++) InvokePending(pipeline, context, end);
+        end.Prepare(1_000);
+        var before = GC.GetAllocatedBytesForCurrentThread();
+        for (var i = 0; i < 1_000; i++) InvokePending(pipeline, context, end);
+        var allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+
+        Assert.Equal(1_100, end.Calls);
+        Assert.Equal(0, allocated);
+    }
+
+    private static void InvokePending(Pipeline<RootContext> pipeline, RootContext context, CountingEnd end)
+    {
+        var task = pipeline.Invoke(context);
+        Assert.False(task.IsCompleted);
+        end.CompleteLast();
+        Assert.True(task.IsCompletedSuccessfully);
+    }
+
     // Half plain behaviors, half the single-context base (argument-free next), a stage connector in
     // the middle (its child context made once, so only the engine is measured) and a terminator.
-    private static (Pipeline<RootContext>, RootContext, CountingEnd) Build(int depth)
+    private static (Pipeline<RootContext>, RootContext, CountingEnd) Build(int depth, bool pending = false)
     {
         var context = new RootContext();
         var builder = new PipelineBuilder();
@@ -37,7 +62,7 @@ public sealed class PipelineAllocationTests
             builder.Register($"plain{i}", new Counting(), "counts");
             builder.Register($"base{i}", new CountingBase(), "counts");
         }
-        var end = new CountingEnd();
+        var end = new CountingEnd(pending);
         builder.Register("to-child", new CachedChild(new ChildContext(context)), "root to child").Register("end", end, "ends");
         return (builder.Build<RootContext>(), context, end);
     }
@@ -79,14 +104,26 @@ public sealed class PipelineAllocationTests
         public override Task Invoke(RootContext context, Func<ChildContext, Task> next) => next(child);
     }
 
-    private sealed class CountingEnd : PipelineTerminator<ChildContext>
+    private sealed class CountingEnd(bool pending) : PipelineTerminator<ChildContext>
     {
+        private readonly Queue<TaskCompletionSource> _prepared = new();
+        private TaskCompletionSource? _last;
+
         public int Calls { get; private set; }
+
+        public void Prepare(int count)
+        {
+            for (var i = 0; i < count; i++) _prepared.Enqueue(new TaskCompletionSource());
+        }
+
+        public void CompleteLast() => _last!.SetResult();
 
         protected override Task Terminate(ChildContext context)
         {
             Calls++;
-            return Task.CompletedTask;
+            if (!pending) return Task.CompletedTask;
+            _last = _prepared.TryDequeue(out var prepared) ? prepared : new TaskCompletionSource();
+            return _last.Task;
         }
     }
 }
