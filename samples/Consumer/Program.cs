@@ -17,14 +17,12 @@ return app.Run(args, async (parsed, log, cancellationToken) =>
     var (queue, count) = (parsed.GetValue(queueOption)!, parsed.GetValue(countOption));
     if (app.WantsWarmupReport(parsed))
     {
-        return await WarmupReport.RunAsync(() => PipelineSelection.Build<TransportReceiveContext>(SamplePipelines.Incoming(_ => Task.CompletedTask)),
-            new TransportReceiveContext("warm-up", new Dictionary<string, string>(), "warm-up message"u8.ToArray(), cancellationToken), Console.Out);
+        // In-process deliveries, as the transport hands them in: its id, headers and body, the app's own handler.
+        var (headers, body) = (new Dictionary<string, string>(), "warm-up message"u8.ToArray());
+        return await WarmupReport.RunAsync(() => PipelineSelection.Build<TransportReceiveContext>(SamplePipelines.Incoming(Handle)),
+            () => new TransportReceiveContext("warm-up", headers, body, cancellationToken), count, Console.Out);
     }
-    var pipeline = PipelineSelection.Build<TransportReceiveContext>(SamplePipelines.Incoming(message =>
-    {
-        log.Debug("Handled {MessageId}: {Text}", message.MessageId, message.Message);
-        return Task.CompletedTask;
-    }));
+    var pipeline = PipelineSelection.Build<TransportReceiveContext>(SamplePipelines.Incoming(Handle));
     if (app.Describe(parsed, pipeline)) return ExitCodes.Success;
 
     var uri = app.GetBrokerUri(parsed, log, neededBy: count > 0 ? "--count" : null);
@@ -40,4 +38,10 @@ return app.Run(args, async (parsed, log, cancellationToken) =>
     log.Information("Handled and acknowledged {Count} messages from {Queue} in {Elapsed:0} ms ({Builder} pipeline)",
         handled, queue, clock.Elapsed.TotalMilliseconds, pipeline.Builder);
     return ExitCodes.Success;
+
+    Task Handle(IncomingLogicalContext message)
+    {
+        log.Debug("Handled {MessageId}: {Text}", message.MessageId, message.Message);
+        return Task.CompletedTask;
+    }
 });

@@ -17,27 +17,20 @@ app.AddWarmupReport();
 return app.Run(args, async (parsed, log, cancellationToken) =>
 {
     var (queue, count) = (parsed.GetValue(queueOption)!, parsed.GetValue(countOption));
+    await using BrokerDispatch dispatch = parsed.GetValue(amqpPublisher) ? new AmqpPublisherDispatch() : new RabbitMqDispatch();
     if (app.WantsWarmupReport(parsed))
     {
-        return await WarmupReport.RunAsync(() => PipelineSelection.Build<OutgoingLogicalContext>(SamplePipelines.Outgoing(queue, new WarmupReport.Sink<DispatchContext>())),
-            new OutgoingLogicalContext("warm-up", "warm-up message", cancellationToken), Console.Out);
+        // Through the broker when given one, else to an in-process sink; one text length, so every message
+        // costs the same. Its stdout is the one JSON line.
+        log = Serilog.Core.Logger.None;
+        await using var connected = await ConnectAsync(app.GetBrokerUri(parsed, log, neededBy: null));
+        return await WarmupReport.RunAsync(() => PipelineSelection.Build<OutgoingLogicalContext>(SamplePipelines.Outgoing(queue, connected is null ? new WarmupReport.Sink<DispatchContext>() : dispatch)),
+            () => new OutgoingLogicalContext(Guid.NewGuid().ToString("N"), "warm-up message", cancellationToken), count, Console.Out);
     }
-    await using BrokerDispatch dispatch = parsed.GetValue(amqpPublisher) ? new AmqpPublisherDispatch() : new RabbitMqDispatch();
     var pipeline = PipelineSelection.Build<OutgoingLogicalContext>(SamplePipelines.Outgoing(queue, dispatch));
     if (app.Describe(parsed, pipeline)) return ExitCodes.Success;
 
-    // The session (RabbitMQ.Client) declares the queue whichever client publishes.
-    var uri = app.GetBrokerUri(parsed, log, neededBy: count > 0 ? "--count" : null);
-    await using var session = uri is null ? null
-        : await BrokerSession.OpenAsync(new() { Uri = uri, Queue = queue, ClientName = "prewire-publisher", Confirms = true }, cancellationToken);
-    if (session is not null)
-    {
-        log.Information("Connected to {Broker} as {Client}", uri, session.Options.ClientName);
-        if (dispatch is AmqpPublisherDispatch zeroCopy)
-            await zeroCopy.ConnectAsync(new AmqpPublisherOptions { Uri = session.Options.Uri, ClientName = session.Options.ClientName }, cancellationToken);
-        else
-            ((RabbitMqDispatch)dispatch).Attach(session);
-    }
+    await using var session = await ConnectAsync(app.GetBrokerUri(parsed, log, neededBy: count > 0 ? "--count" : null));
     ReadyLine.Write(Console.Out);
 
     var clock = Stopwatch.StartNew();
@@ -49,4 +42,17 @@ return app.Run(args, async (parsed, log, cancellationToken) =>
             count, queue, clock.Elapsed.TotalMilliseconds, pipeline.Builder, dispatch.Client);
     }
     return ExitCodes.Success;
+
+    // The session (RabbitMQ.Client) declares the queue whichever client publishes.
+    async Task<BrokerSession?> ConnectAsync(AmqpUri? uri)
+    {
+        if (uri is null) return null;
+        var session = await BrokerSession.OpenAsync(new() { Uri = uri, Queue = queue, ClientName = "prewire-publisher", Confirms = true }, cancellationToken);
+        log.Information("Connected to {Broker} as {Client}", uri, session.Options.ClientName);
+        if (dispatch is AmqpPublisherDispatch zeroCopy)
+            await zeroCopy.ConnectAsync(new AmqpPublisherOptions { Uri = session.Options.Uri, ClientName = session.Options.ClientName }, cancellationToken);
+        else
+            ((RabbitMqDispatch)dispatch).Attach(session);
+        return session;
+    }
 });

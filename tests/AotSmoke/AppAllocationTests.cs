@@ -1,0 +1,82 @@
+using System.Text.Json;
+using Prewire.Harness;
+
+namespace Prewire.AotSmoke;
+
+/// <summary>
+/// Steady-state allocations through the apps' own path, in their NativeAOT binaries on each RID
+/// (<c>--warmup-report --count N</c>: warm-up, then the least of three windows of N messages,
+/// process-wide). Core adds nothing; what a message costs is the samples' own objects, and for a
+/// publish awaited through the broker the one task a Task-returning pipeline has for it. Each figure
+/// is derived object by object below, so any new byte per message fails, naming what was expected.
+/// </summary>
+public sealed class AppAllocationTests(PublishedApps published)
+{
+    // 64-bit object sizes (x64 and arm64 alike): a 16 B header, 8 B per reference, arrays and strings
+    // with a length, everything padded to 8. A string of n chars is 22 + 2n, padded.
+    private static readonly (string What, long Bytes)[] _outgoingMessage =
+    [
+        ("OutgoingLogicalContext (parent, bag, token, id, message, headers)", 64),
+        ("its message id, 32 hex chars", 88),
+        ("its headers: a Dictionary<string, string>", 80),
+        ("  its buckets, int[3]", 40),
+        ("  its entries, Entry[3]", 96),
+        ("the sent-at header, a round-trip time of 33 chars", 88),
+        ("the UTF-8 body, byte[15]", 40),
+        ("OutgoingPhysicalContext", 72),
+        ("DispatchContext", 88),
+    ];
+
+    // The dispatch awaits the broker's confirm: the async method's state machine box is the Task the
+    // pipeline returns for the message. A Task cannot be pooled; everything under it is
+    // (properties, header table, publish state machine, confirm completion).
+    private static readonly (string What, long Bytes)[] _confirmedPublish =
+    [
+        .. _outgoingMessage,
+        ("the dispatch's Task (AmqpPublisherDispatch.Terminate's box)", 152),
+    ];
+
+    private static readonly (string What, long Bytes)[] _incomingMessage =
+    [
+        ("TransportReceiveContext (parent, bag, token, id, headers, body)", 72),
+        ("IncomingPhysicalContext", 72),
+        ("IncomingLogicalContext", 64),
+        ("the text, 15 chars", 56),
+    ];
+
+    public static TheoryData<string> EachRid => Rids.Each();
+
+    [Theory]
+    [MemberData(nameof(EachRid))]
+    public async Task A_publish_confirmed_by_the_broker_through_AmqpPublisher_costs_its_message_and_its_task(string rid) =>
+        await AssertPerMessageAsync(App.Publisher, rid, _confirmedPublish,
+            ["--amqp-publisher", "--uri", TestBroker.Uri.ToString(), "--queue", $"prewire.allocations.{rid}"]);
+
+    [Theory]
+    [MemberData(nameof(EachRid))]
+    public async Task A_message_to_the_in_process_sink_costs_its_own_objects_only(string rid) =>
+        await AssertPerMessageAsync(App.Publisher, rid, _outgoingMessage, []);
+
+    [Theory]
+    [MemberData(nameof(EachRid))]
+    public async Task A_delivery_through_the_incoming_pipeline_costs_its_own_objects_only(string rid) =>
+        await AssertPerMessageAsync(App.Consumer, rid, _incomingMessage, []);
+
+    private async Task AssertPerMessageAsync(App app, string rid, (string What, long Bytes)[] expected, string[] args)
+    {
+        var build = await published.GetSucceededAsync(app, rid);
+        var count = Rids.Scaled(rid, 2_000);
+        await using var process = AppProcess.Start(build.ExecutablePath, ["--warmup-report", "--count", $"{count}", .. args], rid: rid);
+        Assert.Equal(0, await process.WaitForExitAsync(AppRuns.ReadyTimeout(rid) * 2));
+        using var json = JsonDocument.Parse(process.Stdout.Split('\n', StringSplitOptions.RemoveEmptyEntries).Single());
+        var allocated = json.RootElement.GetProperty("allocatedBytes").GetInt64();
+        Assert.Equal(count, json.RootElement.GetProperty("messages").GetInt32());
+
+        var perMessage = expected.Sum(e => e.Bytes);
+        TestContext.Current.TestOutputHelper?.WriteLine($"{app} {rid}: {allocated} B over {count} messages, {(double)allocated / count:0.##} B/message (derived: {perMessage})");
+        // Less than one byte per message either way: a one-off (a pool or pipe growing) is not a cost per message.
+        Assert.True(Math.Abs(allocated - (perMessage * count)) < count,
+            $"{app} {rid}: {(double)allocated / count:0.##} B per message, expected {perMessage}:\n"
+            + string.Join('\n', expected.Select(e => $"  {e.Bytes,4} B  {e.What}")));
+    }
+}
