@@ -4,6 +4,7 @@
 #   ./build.sh demo      bootstrap, publish the apps (NativeAOT + JIT) for this host, start a broker,
 #                        run each app to its ready line, print size and start-up per app and build
 #   ./build.sh publish [rid...]   NativeAOT publish of every app into artifacts/publish/<rid>/aot/
+#   ./build.sh size [rid]         what each app's binary is made of, per assembly (ILC's mstat)
 #   ./build.sh baseline [runs]    re-record build/startup-baseline.json (start-up and size per app x RID;
 #                        on an idle machine, on purpose: commit it with the change that moved them)
 #   ./build.sh doctor    preflight: C toolchains (host and arm64 under qemu) and AOT packs per RID;
@@ -33,6 +34,7 @@ case "$verb" in
   doctor) build/doctor.sh ;;
   codegen) python3 build/codegen/amqp_methods.py "$@" ;;
   publish) harness publish "$@" ;;
+  size) harness size "$@" ;;
   baseline)
     build/bootstrap.sh
     with_broker
@@ -59,7 +61,7 @@ case "$verb" in
     exit $status
     ;;
   *)
-    sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
     [[ -z "$verb" || "$verb" == help || "$verb" == --help ]] && exit 0
     exit 2
     ;;

@@ -11,10 +11,13 @@ switch (args)
         var baselineRuns = args.Length > 1 && int.TryParse(args[1], out var b) && b > 0 ? b : 9;
         return await RecordBaseline.RunAsync(baselineRuns, Console.Out);
 
+    case ["size", .. var sizeRid]:
+        return await SizeBreakdown.RunAsync(sizeRid.Length == 0 ? Repo.HostRid : sizeRid[0], Console.Out);
+
     case ["publish", .. var rids]:
         return await PublishAll.RunAsync(rids.Length == 0 ? [Repo.HostRid] : rids, Console.Out);
 
     default:
-        Console.Error.WriteLine("usage: Prewire.Harness demo [runs] | baseline [runs] | publish [rid...]");
+        Console.Error.WriteLine("usage: Prewire.Harness demo [runs] | baseline [runs] | publish [rid...] | size [rid]");
         return 2;
 }

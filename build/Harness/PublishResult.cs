@@ -9,6 +9,9 @@ public sealed partial record PublishResult(App App, string Rid, PublishMode Mode
 
     public string ExecutablePath => Path.Combine(Directory, App.ExecutableName);
 
+    /// <summary>ILC's size statistics of an AOT publish (<see cref="Mstat"/>), in the project's obj folder.</summary>
+    public string MstatPath => Path.Combine(Repo.Root, App.ProjectDirectory, "obj", "Release", "net10.0", Rid, "native", $"{App.ExecutableName}.mstat");
+
     /// <summary>Every trim/AOT warning ILC reported, once each (<see cref="WarningGate.Read"/>).</summary>
     public IReadOnlyList<TrimWarning> TrimWarnings => WarningGate.Read(Output);
 

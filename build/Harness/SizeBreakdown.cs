@@ -1,0 +1,48 @@
+using System.Globalization;
+
+namespace Prewire.Harness;
+
+/// <summary><c>./build.sh size</c>: what each app's NativeAOT binary is made of, per assembly (<see cref="Mstat"/>).</summary>
+public static class SizeBreakdown
+{
+    private const int Listed = 10;
+
+    public static async Task<int> RunAsync(string rid, TextWriter output)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        var builds = new List<(PublishResult Build, Mstat Stats)>();
+        foreach (var app in App.All)
+        {
+            output.WriteLine($"size: publishing {app} ({rid})...");
+            var build = await Publishing.PublishAsync(app, rid, PublishMode.Aot).ConfigureAwait(false);
+            if (!build.Succeeded)
+            {
+                output.WriteLine($"size: {app} FAILED:\n{build.Errors}");
+                return 1;
+            }
+            builds.Add((build, Mstat.Read(build.MstatPath)));
+        }
+        Write(output, rid, builds);
+        return 0;
+    }
+
+    public static void Write(TextWriter output, string rid, IReadOnlyList<(PublishResult Build, Mstat Stats)> builds)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        ArgumentNullException.ThrowIfNull(builds);
+        var top = builds.SelectMany(b => b.Stats.ByAssembly).GroupBy(e => e.Key).OrderByDescending(g => g.Sum(e => e.Value)).Select(g => g.Key).Take(Listed).ToList();
+        var rows = new List<string[]>();
+        rows.AddRange(top.Select(assembly => Row(assembly, b => b.Stats.ByAssembly.GetValueOrDefault(assembly))));
+        rows.Add(Row("other assemblies", b => b.Stats.ByAssembly.Where(e => !top.Contains(e.Key)).Sum(e => e.Value)));
+        rows.Add(Row("data: reflection metadata, hashtables, frozen objects", b => b.Stats.Blobs));
+        rows.Add(Row("native: runtime, GC, ELF", b => b.Build.Size - b.Stats.Managed - b.Stats.Blobs));
+        rows.Add(Row("binary", b => b.Build.Size));
+        output.WriteLine();
+        output.WriteLine($"NativeAOT binaries, {rid}: code and type structures per assembly (generic instantiations count for the generic's assembly), KB");
+        output.WriteLine();
+        Table.Write(output, ["", .. builds.Select(b => b.Build.App.Name)], rows);
+
+        string[] Row(string label, Func<(PublishResult Build, Mstat Stats), long> bytes) =>
+            [label, .. builds.Select(b => (bytes(b) / 1024.0).ToString("#,0", CultureInfo.InvariantCulture))];
+    }
+}
