@@ -9,7 +9,14 @@ var urls = app.AddOption("--urls", "Addresses to listen on, separated by ';'.", 
 
 return app.Run(args, async (parsed, log, cancellationToken) =>
 {
-    var builder = WebApplication.CreateSlimBuilder();
+    // The content root is the binary's folder, not the working directory, and configuration files are
+    // read once: watching them for changes walked the whole tree under the working directory at start
+    // (12-20 ms to ready from an empty folder, 33-120 ms from the repository root, 73-440 ms from /tmp).
+    var builder = WebApplication.CreateSlimBuilder(new WebApplicationOptions
+    {
+        ContentRootPath = AppContext.BaseDirectory,
+        Args = ["--hostBuilder:reloadConfigOnChange=false"],
+    });
     builder.WebHost.UseUrls(parsed.GetValue(urls)!.Split(';', StringSplitOptions.RemoveEmptyEntries));
     builder.Logging.ClearProviders().AddSerilog(log);
     builder.Services.ConfigureHttpJsonOptions(json => json.SerializerOptions.TypeInfoResolverChain.Insert(0, AppJsonContext.Default));
