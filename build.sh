@@ -5,6 +5,7 @@
 #                        run each app to its ready line, print size and start-up per app and build
 #   ./build.sh publish [rid...]   NativeAOT publish of every app into artifacts/publish/<rid>/aot/
 #   ./build.sh size [rid]         what each app's binary is made of, per assembly (ILC's mstat)
+#   ./build.sh report [runs]      one table, app x RID: sizes (binary, image), start-up, warm-up, B/message, warnings
 #   ./build.sh baseline [runs]    re-record build/startup-baseline.json (start-up and size per app x RID;
 #                        on an idle machine, on purpose: commit it with the change that moved them)
 #   ./build.sh doctor    preflight: C toolchains (host and arm64 under qemu) and AOT packs per RID;
@@ -40,10 +41,10 @@ case "$verb" in
     with_broker
     harness baseline "$@"
     ;;
-  demo)
+  demo|report)
     build/bootstrap.sh
     with_broker
-    harness demo "$@"
+    harness "$verb" "$@"
     ;;
   test)
     build/bootstrap.sh
@@ -61,7 +62,7 @@ case "$verb" in
     exit $status
     ;;
   *)
-    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
     [[ -z "$verb" || "$verb" == help || "$verb" == --help ]] && exit 0
     exit 2
     ;;

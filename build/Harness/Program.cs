@@ -11,6 +11,10 @@ switch (args)
         var baselineRuns = args.Length > 1 && int.TryParse(args[1], out var b) && b > 0 ? b : 9;
         return await RecordBaseline.RunAsync(baselineRuns, Console.Out);
 
+    case ["report", ..]:
+        var reportRuns = args.Length > 1 && int.TryParse(args[1], out var r) && r > 0 ? r : 5;
+        return OperatingSystem.IsLinux() ? await Report.RunAsync(reportRuns, Console.Out) : 2;
+
     case ["size", .. var sizeRid]:
         return await SizeBreakdown.RunAsync(sizeRid.Length == 0 ? Repo.HostRid : sizeRid[0], Console.Out);
 
@@ -18,6 +22,6 @@ switch (args)
         return await PublishAll.RunAsync(rids.Length == 0 ? [Repo.HostRid] : rids, Console.Out);
 
     default:
-        Console.Error.WriteLine("usage: Prewire.Harness demo [runs] | baseline [runs] | publish [rid...] | size [rid]");
+        Console.Error.WriteLine("usage: Prewire.Harness demo [runs] | baseline [runs] | publish [rid...] | size [rid] | report [runs]");
         return 2;
 }

@@ -1,4 +1,3 @@
-using System.Text.Json;
 using Prewire.Harness;
 
 namespace Prewire.AotSmoke;
@@ -66,11 +65,9 @@ public sealed class AppAllocationTests(PublishedApps published)
     {
         var build = await published.GetSucceededAsync(app, rid);
         var count = Rids.Scaled(rid, 2_000);
-        await using var process = AppProcess.Start(build.ExecutablePath, ["--warmup-report", "--count", $"{count}", .. args], rid: rid);
-        Assert.Equal(0, await process.WaitForExitAsync(AppRuns.ReadyTimeout(rid) * 2));
-        using var json = JsonDocument.Parse(process.Stdout.Split('\n', StringSplitOptions.RemoveEmptyEntries).Single());
-        var allocated = json.RootElement.GetProperty("allocatedBytes").GetInt64();
-        Assert.Equal(count, json.RootElement.GetProperty("messages").GetInt32());
+        var run = await WarmupRun.RunAsync(build.ExecutablePath, rid, ["--count", $"{count}", .. args]);
+        var allocated = run.AllocatedBytes;
+        Assert.Equal(count, run.Messages);
 
         var perMessage = expected.Sum(e => e.Bytes);
         TestContext.Current.TestOutputHelper?.WriteLine($"{app} {rid}: {allocated} B over {count} messages, {(double)allocated / count:0.##} B/message (derived: {perMessage})");

@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Text.Json;
 using Prewire.Harness;
 
 namespace Prewire.AotSmoke;
@@ -24,12 +23,12 @@ public sealed class WarmupTests(PublishedApps published)
         var builds = new List<PublishResult>();
         foreach (var mode in modes) builds.Add(await published.GetSucceededAsync(app, rid, mode));
 
-        var runs = modes.Select(_ => new List<Warmup>()).ToArray();
+        var runs = modes.Select(_ => new List<WarmupRun>()).ToArray();
         for (var i = 0; i < (Qemu.Emulates(rid) ? 3 : Runs); i++)
         {
-            for (var b = 0; b < builds.Count; b++) runs[b].Add(await RunOnceAsync(builds[b], rid));
+            for (var b = 0; b < builds.Count; b++) runs[b].Add(await WarmupRun.RunAsync(builds[b].ExecutablePath, rid));
         }
-        var (aot, jit, expressionTree) = (Median(runs[0]), Median(runs[1]), Median(runs[2]));
+        var (aot, jit, expressionTree) = (WarmupRun.Median(runs[0]), WarmupRun.Median(runs[1]), WarmupRun.Median(runs[2]));
         Assert.Equal(("prewired", "prewired", "expression-tree"), (runs[0][0].Builder, runs[1][0].Builder, runs[2][0].Builder));
 
         TestContext.Current.TestOutputHelper?.WriteLine(string.Create(CultureInfo.InvariantCulture,
@@ -39,25 +38,4 @@ public sealed class WarmupTests(PublishedApps published)
         Assert.True(jit.BuildAndFirstInvokeMs < expressionTree.BuildAndFirstInvokeMs,
             $"prewired JIT built and first invoked in {jit.BuildAndFirstInvokeMs:0.00} ms, the expression-tree JIT build in {expressionTree.BuildAndFirstInvokeMs:0.00} ms");
     }
-
-    private static async Task<Warmup> RunOnceAsync(PublishResult build, string rid)
-    {
-        await using var process = AppProcess.Start(build.ExecutablePath, ["--warmup-report"], rid: rid);
-        Assert.Equal(0, await process.WaitForExitAsync(AppRuns.ReadyTimeout(rid)));
-        var line = process.Stdout.Split('\n', StringSplitOptions.RemoveEmptyEntries).Single();
-        using var json = JsonDocument.Parse(line);
-        var root = json.RootElement;
-        return new Warmup(
-            root.GetProperty("builder").GetString()!,
-            root.GetProperty("buildMs").GetDouble() + root.GetProperty("firstInvokeMs").GetDouble(),
-            process.FirstLineMs!.Value);
-    }
-
-    // Medians of each figure on its own.
-    private static Warmup Median(List<Warmup> runs) => new(
-        runs[0].Builder,
-        StartupRuns.Median(runs.Select(r => r.BuildAndFirstInvokeMs)),
-        StartupRuns.Median(runs.Select(r => r.SpawnToHandledMs)));
-
-    private sealed record Warmup(string Builder, double BuildAndFirstInvokeMs, double SpawnToHandledMs);
 }

@@ -1,0 +1,103 @@
+using System.Globalization;
+using Prewire.Harness.Containers;
+
+namespace Prewire.Harness;
+
+/// <summary>
+/// <c>./build.sh report</c>: one table, app × RID, of what the smoke tests check, measured in one run:
+/// binary and image size, spawn-to-ready (AOT, and JIT on this host), spawn to the first handled
+/// message (prewired AOT vs expression-tree JIT), steady-state bytes per message, trim/AOT warnings.
+/// linux-arm64 runs under qemu here: its times are emulation's, comparable only within its row.
+/// </summary>
+[System.Runtime.Versioning.SupportedOSPlatform("linux")]
+public static class Report
+{
+    private const int Messages = 2_000;
+
+    public static async Task<int> RunAsync(int runs, TextWriter output)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        var broker = Environment.GetEnvironmentVariable("RABBITMQ_URI") is { Length: > 0 } given ? given
+            : throw new InvalidOperationException("report: RABBITMQ_URI is not set (./build.sh report starts a broker)");
+        var builds = await AppBuilds.PublishAllAsync("report", output).ConfigureAwait(false);
+        if (builds is null) return 1;
+
+        output.WriteLine("report: container images (loopback registry, base with the binaries' C runtime)...");
+        var images = new Dictionary<(App, string), long>();
+        await using (var registry = await LocalRegistry.StartAsync(Path.Combine(Repo.Artifacts, "report", "registry")).ConfigureAwait(false))
+        {
+            foreach (var rid in Repo.Rids)
+            {
+                var aots = builds.Select(b => Aot(b, rid)).ToList();
+                var baseImage = await BaseImage.PushAsync(registry, rid, aots.Select(a => a.ExecutablePath), Path.Combine(Repo.Artifacts, "report", rid, "base")).ConfigureAwait(false);
+                foreach (var aot in aots)
+                {
+                    var image = await ContainerImage.PublishAsync(aot.App, rid, baseImage, registry).ConfigureAwait(false);
+                    if (!image.Publish.Succeeded)
+                    {
+                        output.WriteLine($"report: PublishContainer of {aot.App} ({rid}) FAILED:\n{image.Publish.Errors}");
+                        return 1;
+                    }
+                    images[(aot.App, rid)] = await image.CompressedSizeAsync().ConfigureAwait(false);
+                }
+            }
+        }
+
+        var rows = new List<string[]>();
+        foreach (var build in builds)
+        {
+            foreach (var rid in Repo.Rids)
+            {
+                var app = build.App;
+                var aot = Aot(build, rid);
+                output.WriteLine($"report: {app} ({rid}): start-up, warm-up, allocations...");
+                var emulated = Qemu.Emulates(rid);
+                var runsHere = emulated ? Math.Max(3, runs / 2) : runs;
+                var start = emulated
+                    ? [(await StartupRuns.MediansAsync(app, rid, null, runsHere, aot.ExecutablePath).ConfigureAwait(false))[0], double.NaN]
+                    : await StartupRuns.MediansAsync(app, rid, null, runsHere, aot.ExecutablePath, build.Jit.ExecutablePath).ConfigureAwait(false);
+
+                string firstAot = "-", firstExpressionTree = "-", perMessage = "-";
+                if (!app.IsWeb)
+                {
+                    var expressionTree = await Publishing.PublishAsync(app, rid, PublishMode.ExpressionTreeJit).ConfigureAwait(false);
+                    if (!expressionTree.Succeeded)
+                    {
+                        output.WriteLine($"report: expression-tree build of {app} ({rid}) FAILED:\n{expressionTree.Errors}");
+                        return 1;
+                    }
+                    var (aotRuns, treeRuns) = (new List<WarmupRun>(), new List<WarmupRun>());
+                    for (var i = 0; i < runsHere; i++)
+                    {
+                        aotRuns.Add(await WarmupRun.RunAsync(aot.ExecutablePath, rid).ConfigureAwait(false));
+                        treeRuns.Add(await WarmupRun.RunAsync(expressionTree.ExecutablePath, rid).ConfigureAwait(false));
+                    }
+                    firstAot = Table.Ms(WarmupRun.Median(aotRuns).SpawnToHandledMs);
+                    firstExpressionTree = Table.Ms(WarmupRun.Median(treeRuns).SpawnToHandledMs);
+
+                    // The Publisher through AmqpPublisher and the broker; the Consumer's deliveries in-process.
+                    string[] path = app == App.Publisher ? ["--amqp-publisher", "--uri", broker, "--queue", "prewire.report"] : [];
+                    var steady = await WarmupRun.RunAsync(aot.ExecutablePath, rid, ["--count", $"{(emulated ? Messages / 4 : Messages)}", .. path]).ConfigureAwait(false);
+                    perMessage = steady.BytesPerMessage!.Value.ToString("0.#", CultureInfo.InvariantCulture);
+                }
+
+                string Emulation(string figure) => emulated && figure != "-" ? $"{figure} (qemu)" : figure;
+                rows.Add([
+                    app.Name, rid, Table.Mb(aot.Size), Table.Mb(images[(app, rid)]),
+                    Emulation(Table.Ms(start[0])), emulated ? "-" : Table.Ms(start[1]),
+                    Emulation(firstAot), Emulation(firstExpressionTree), perMessage,
+                    aot.TrimWarnings.Count.ToString(CultureInfo.InvariantCulture),
+                ]);
+            }
+        }
+
+        output.WriteLine();
+        output.WriteLine($"{runs} runs per figure ({Math.Max(3, runs / 2)} under qemu), medians; start = spawn to ready line without a broker; first message = spawn");
+        output.WriteLine("to the first handled message (--warmup-report); B/message = steady state, process-wide (Publisher: confirmed through AmqpPublisher");
+        output.WriteLine("and the broker; Consumer: deliveries in-process); image = compressed layers and config, on a base of the C runtime files alone");
+        Table.Write(output, ["app", "RID", "binary", "image", "start AOT", "start JIT", "first message AOT", "first message ET JIT", "B/message", "warnings"], rows);
+        return 0;
+    }
+
+    private static PublishResult Aot(AppBuilds build, string rid) => rid == Repo.HostRid ? build.Aot : build.Arm64;
+}
