@@ -30,10 +30,13 @@ public static class SizeBreakdown
     {
         ArgumentNullException.ThrowIfNull(output);
         ArgumentNullException.ThrowIfNull(builds);
-        var top = builds.SelectMany(b => b.Stats.ByAssembly).GroupBy(e => e.Key).OrderByDescending(g => g.Sum(e => e.Value)).Select(g => g.Key).Take(Listed).ToList();
+        static bool Ours(string assembly) => assembly.StartsWith("Prewire.", StringComparison.Ordinal);
+        var top = builds.SelectMany(b => b.Stats.ByAssembly).Where(e => !Ours(e.Key)).GroupBy(e => e.Key)
+            .OrderByDescending(g => g.Sum(e => e.Value)).Select(g => g.Key).Take(Listed).ToList();
         var rows = new List<string[]>();
         rows.AddRange(top.Select(assembly => Row(assembly, b => b.Stats.ByAssembly.GetValueOrDefault(assembly))));
-        rows.Add(Row("other assemblies", b => b.Stats.ByAssembly.Where(e => !top.Contains(e.Key)).Sum(e => e.Value)));
+        rows.Add(Row("other assemblies", b => b.Stats.ByAssembly.Where(e => !top.Contains(e.Key) && !Ours(e.Key)).Sum(e => e.Value)));
+        rows.Add(Row("ours: Prewire.*", b => b.Stats.ByAssembly.Where(e => Ours(e.Key)).Sum(e => e.Value)));
         rows.Add(Row("data: reflection metadata, hashtables, frozen objects", b => b.Stats.Blobs));
         rows.Add(Row("native: runtime, GC, ELF", b => b.Build.Size - b.Stats.Managed - b.Stats.Blobs));
         rows.Add(Row("binary", b => b.Build.Size));
