@@ -51,6 +51,10 @@ public sealed class AppCommand
     }
 
     /// <summary>Adds a non-negative integer option falling back to an environment variable, then to <paramref name="defaultValue"/>.</summary>
+    /// <remarks>
+    /// Parsed here, not by System.CommandLine's converter: a value that is not a number must be a usage
+    /// error, and reading a failed conversion in a validator throws out of the parser instead.
+    /// </remarks>
     public Option<int> AddCount(string name, string description, string environmentVariable, int defaultValue)
     {
         var option = new Option<int>(name)
@@ -59,18 +63,19 @@ public sealed class AppCommand
             DefaultValueFactory = result =>
             {
                 var text = Environment.GetEnvironmentVariable(environmentVariable);
-                if (string.IsNullOrEmpty(text)) return defaultValue;
-                if (int.TryParse(text, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var value)) return value;
-                result.AddError($"{environmentVariable} must be a non-negative integer.");
-                return defaultValue;
+                return string.IsNullOrEmpty(text) ? defaultValue : ParseCount(result, text, environmentVariable, defaultValue);
             },
+            CustomParser = result => ParseCount(result, result.Tokens.Count == 0 ? "" : result.Tokens[^1].Value, name, defaultValue),
         };
-        option.Validators.Add(result =>
-        {
-            if (result.GetValueOrDefault<int>() < 0) result.AddError($"{name} must not be negative.");
-        });
         _root.Options.Add(option);
         return option;
+    }
+
+    private static int ParseCount(System.CommandLine.Parsing.ArgumentResult result, string text, string source, int defaultValue)
+    {
+        if (int.TryParse(text, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var value)) return value;
+        result.AddError($"{source} must be a whole number of 0 or more, not '{text}'.");
+        return defaultValue;
     }
 
     /// <summary>Adds <c>--describe</c>: print the app's pipeline and exit; see <see cref="Describe"/>.</summary>

@@ -19,6 +19,15 @@ public sealed class BadInputTests(PublishedApps published)
     }
 
     [Theory]
+    [MemberData(nameof(BrokerAppsByRid))]
+    public async Task A_count_that_is_not_a_number_is_a_usage_error_exit_2(string appName, string rid)
+    {
+        var (exitCode, stderr) = await RunAsync(appName, rid, "--count", "abc");
+        Assert.Equal(2, exitCode);
+        AssertOneLine(stderr, "--count must be a whole number of 0 or more, not 'abc'");
+    }
+
+    [Theory]
     [MemberData(nameof(AllAppsByRid))]
     public async Task Help_exits_0(string appName, string rid)
     {

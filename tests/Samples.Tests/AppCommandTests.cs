@@ -37,6 +37,39 @@ public sealed class AppCommandTests
         Assert.Equal("amqp://127.0.0.1:5673/v", app.GetBrokerUri(parsed, _log)?.ToString());
     }
 
+    [Theory]
+    [InlineData("abc")]
+    [InlineData("-5")]
+    [InlineData("1.5")]
+    [InlineData("99999999999")]
+    public void A_count_that_is_not_a_whole_number_of_0_or_more_is_a_parse_error_naming_the_option(string value)
+    {
+        var app = new AppCommand("test", "a test app");
+        app.AddCount("--count", "How many.", "PREWIRE_TEST_COUNT", 0);
+        var parsed = app.Parse(["--count", value]);
+        Assert.Equal($"--count must be a whole number of 0 or more, not '{value}'.", Assert.Single(parsed.Errors).Message);
+    }
+
+    [Fact]
+    public void A_count_falls_back_to_its_environment_variable_which_is_checked_the_same_way()
+    {
+        var app = new AppCommand("test", "a test app");
+        var count = app.AddCount("--count", "How many.", "PREWIRE_TEST_COUNT_ENV", 7);
+        Assert.Equal(7, app.Parse([]).GetValue(count));
+        Environment.SetEnvironmentVariable("PREWIRE_TEST_COUNT_ENV", "12");
+        try
+        {
+            Assert.Equal(12, app.Parse([]).GetValue(count));
+            Assert.Equal(3, app.Parse(["--count", "3"]).GetValue(count));
+            Environment.SetEnvironmentVariable("PREWIRE_TEST_COUNT_ENV", "lots");
+            Assert.Equal("PREWIRE_TEST_COUNT_ENV must be a whole number of 0 or more, not 'lots'.", Assert.Single(app.Parse([]).Errors).Message);
+        }
+        finally
+        {
+            Environment.SetEnvironmentVariable("PREWIRE_TEST_COUNT_ENV", null);
+        }
+    }
+
     private static (AppCommand App, System.CommandLine.ParseResult Parsed) Parse(params string[] args)
     {
         var app = new AppCommand("test", "a test app");
