@@ -9,6 +9,7 @@ StartupClock.Start();
 var app = new AppCommand("Prewire.Consumer", "Prewire consumer: consumes messages from RabbitMQ through the incoming pipeline and acknowledges them.");
 var queueOption = app.AddBroker("Queue to consume; declared if missing.");
 var countOption = app.AddCount("--count", "Messages to handle and acknowledge before exiting (0: exit once ready).", "PREWIRE_COUNT", 0);
+var prefetchOption = app.AddCount("--prefetch", "Unacknowledged deliveries the broker may send ahead, at most --count (0: no limit but --count).", "PREWIRE_PREFETCH", 100);
 app.AddDescribe("incoming");
 app.AddWarmupReport();
 
@@ -34,9 +35,9 @@ return app.Run(args, async (parsed, log, cancellationToken) =>
     if (session is null || count == 0) return ExitCodes.Success;
     var clock = Stopwatch.StartNew();
     var receiver = new RabbitMqReceiver(session, pipeline, (id, e) => log.Warning("Message {MessageId} failed and is rejected: {Error}", id, e.Message));
-    var handled = await receiver.ReceiveAsync(count, cancellationToken);
-    log.Information("Handled and acknowledged {Count} messages from {Queue} in {Elapsed:0} ms ({Builder} pipeline)",
-        handled, queue, clock.Elapsed.TotalMilliseconds, pipeline.Builder);
+    var handled = await receiver.ReceiveAsync(count, (ushort)Math.Min(parsed.GetValue(prefetchOption), ushort.MaxValue), cancellationToken);
+    log.Information("Handled and acknowledged {Count} of {Requested} messages from {Queue} in {Elapsed:0} ms ({Builder} pipeline){Stopped}",
+        handled, count, queue, clock.Elapsed.TotalMilliseconds, pipeline.Builder, cancellationToken.IsCancellationRequested ? "; stopped by a signal, the rest stay queued" : "");
     return ExitCodes.Success;
 
     Task Handle(IncomingLogicalContext message)

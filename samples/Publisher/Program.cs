@@ -33,13 +33,16 @@ return app.Run(args, async (parsed, log, cancellationToken) =>
     await using var session = await ConnectAsync(app.GetBrokerUri(parsed, log, neededBy: count > 0 ? "--count" : null));
     ReadyLine.Write(Console.Out);
 
-    var clock = Stopwatch.StartNew();
-    for (var i = 1; i <= count; i++)
-        await pipeline.Invoke(new OutgoingLogicalContext(Guid.NewGuid().ToString("N"), $"message {i} of {count}", cancellationToken));
+    // A stop ends the loop between messages; the publish in flight gets 4 s more to be confirmed.
+    using var abandon = new CancellationTokenSource();
+    using var onStop = cancellationToken.Register(() => abandon.CancelAfter(TimeSpan.FromSeconds(4)));
+    var (clock, confirmed) = (Stopwatch.StartNew(), 0);
+    for (; confirmed < count && !cancellationToken.IsCancellationRequested; confirmed++)
+        await pipeline.Invoke(new OutgoingLogicalContext(Guid.NewGuid().ToString("N"), $"message {confirmed + 1} of {count}", abandon.Token));
     if (count > 0)
     {
-        log.Information("Published {Count} messages to {Queue}, each confirmed, in {Elapsed:0} ms ({Builder} pipeline, {Client})",
-            count, queue, clock.Elapsed.TotalMilliseconds, pipeline.Builder, dispatch.Client);
+        log.Information("Published {Count} of {Requested} messages to {Queue}, each confirmed, in {Elapsed:0} ms ({Builder} pipeline, {Client}){Stopped}",
+            confirmed, count, queue, clock.Elapsed.TotalMilliseconds, pipeline.Builder, dispatch.Client, cancellationToken.IsCancellationRequested ? "; stopped by a signal" : "");
     }
     return ExitCodes.Success;
 

@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.CommandLine.Help;
+using System.Runtime.InteropServices;
 using Prewire.Amqp;
 using Prewire.Pipeline;
 using Serilog;
@@ -150,7 +151,8 @@ public sealed class AppCommand
     /// Parses <paramref name="args"/> and runs <paramref name="run"/> with a console logger at
     /// <c>--log-level</c>. Usage errors exit 2; an <see cref="AppException"/>, an
     /// <see cref="AmqpException"/> or any other failure prints one line on stderr and exits 1;
-    /// <c>--help</c> prints help and exits 0. Ctrl+C/SIGTERM cancel the token.
+    /// <c>--help</c> prints help and exits 0. SIGTERM and SIGINT (Ctrl+C) cancel the token and nothing
+    /// else: the app stops taking work, finishes what is in flight and exits 0 (see the apps).
     /// </summary>
     public int Run(string[] args, Func<ParseResult, ILogger, CancellationToken, Task<int>> run)
     {
@@ -162,9 +164,15 @@ public sealed class AppCommand
             return ExitCodes.Usage;
         }
 
-        _root.SetAction(async (parsed, cancellationToken) =>
+        _root.SetAction(async (parsed, _) =>
         {
             using var log = AppLogging.Create(parsed.GetValue(LogLevel));
+            // Left to the runtime, SIGTERM ends the process at once (exit 143): what a container
+            // runtime sends on stop would drop in-flight work. Both signals only ask the app to stop.
+            using var stopping = new CancellationTokenSource();
+            using var onTerm = PosixSignalRegistration.Create(PosixSignal.SIGTERM, Stop);
+            using var onInt = PosixSignalRegistration.Create(PosixSignal.SIGINT, Stop);
+            var cancellationToken = stopping.Token;
             try
             {
                 return await run(parsed, log, cancellationToken).ConfigureAwait(false);
@@ -191,8 +199,15 @@ public sealed class AppCommand
                 Console.Error.WriteLine($"error: {e.GetType().Name}: {e.Message}");
                 return ExitCodes.Failure;
             }
+
+            void Stop(PosixSignalContext signal)
+            {
+                signal.Cancel = true;
+                stopping.Cancel();
+            }
         });
-        return result.Invoke(new InvocationConfiguration { EnableDefaultExceptionHandler = false });
+        // The signals are handled above; System.CommandLine's own Ctrl+C handling would end the process after a timeout.
+        return result.Invoke(new InvocationConfiguration { EnableDefaultExceptionHandler = false, ProcessTerminationTimeout = null });
     }
 
     internal ParseResult Parse(string[] args) => _root.Parse(args);

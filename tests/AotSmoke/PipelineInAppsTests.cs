@@ -41,13 +41,13 @@ public sealed class PipelineInAppsTests(PublishedApps published)
         await using (var publish = AppProcess.Start(publisher.ExecutablePath, ["--uri", broker, "--queue", queue, "--count", $"{count}", .. clientFlag], rid: rid))
         {
             Assert.Equal(0, await publish.WaitForExitAsync(TimeSpan.FromSeconds(90)));
-            Assert.Contains($"Published {count} messages to {queue}, each confirmed", publish.Stdout, StringComparison.Ordinal);
+            Assert.Contains($"Published {count} of {count} messages to {queue}, each confirmed", publish.Stdout, StringComparison.Ordinal);
             Assert.Contains($"(prewired pipeline, {client})", publish.Stdout, StringComparison.Ordinal);
         }
 
         await using var consume = AppProcess.Start(consumer.ExecutablePath, ["--uri", broker, "--queue", queue, "--count", $"{count}"], rid: rid);
         Assert.Equal(0, await consume.WaitForExitAsync(TimeSpan.FromSeconds(90)));
-        Assert.Contains($"Handled and acknowledged {count} messages from {queue}", consume.Stdout, StringComparison.Ordinal);
+        Assert.Contains($"Handled and acknowledged {count} of {count} messages from {queue}", consume.Stdout, StringComparison.Ordinal);
         Assert.Equal("", consume.Stderr);
     }
 

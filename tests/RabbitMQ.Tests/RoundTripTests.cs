@@ -22,7 +22,7 @@ public sealed class RoundTripTests
         TransportReceiveContext? received = null;
         string? body = null;
         var incoming = new PipelineBuilder().Register("handle", new Handle(c => { received = c; body = Encoding.UTF8.GetString(c.Body.Span); }), "records").Build<TransportReceiveContext>();
-        var handled = await new RabbitMqReceiver(session, incoming, (_, e) => Assert.Fail(e.Message)).ReceiveAsync(1, TestContext.Current.CancellationToken);
+        var handled = await new RabbitMqReceiver(session, incoming, (_, e) => Assert.Fail(e.Message)).ReceiveAsync(1, prefetch: 10, TestContext.Current.CancellationToken);
 
         Assert.Equal(1, handled);
         Assert.Equal(("m-1", "héllo", "text/plain"), (received!.MessageId, body, received.Headers[MessageHeaders.ContentType]));
@@ -42,10 +42,56 @@ public sealed class RoundTripTests
         {
             if (c.Body.Span.SequenceEqual("bad"u8)) throw new InvalidDataException("bad body");
         }), "fails on 'bad'").Build<TransportReceiveContext>();
-        var handled = await new RabbitMqReceiver(session, incoming, (id, e) => rejected.Add(e.Message)).ReceiveAsync(1, TestContext.Current.CancellationToken);
+        var handled = await new RabbitMqReceiver(session, incoming, (id, e) => rejected.Add(e.Message)).ReceiveAsync(1, prefetch: 10, TestContext.Current.CancellationToken);
 
         Assert.Equal(1, handled);
         Assert.Equal(["bad body"], rejected);
+    }
+
+    [Fact]
+    public async Task It_takes_exactly_the_count_and_leaves_the_rest_in_the_queue_whatever_the_prefetch()
+    {
+        var queue = $"prewire.rabbitmq-tests.{Guid.NewGuid():N}";
+        await using (var session = await OpenFilledAsync(queue, 50))
+        {
+            var seen = 0;
+            var incoming = new PipelineBuilder().Register("handle", new Handle(_ => seen++), "counts").Build<TransportReceiveContext>();
+            var handled = await new RabbitMqReceiver(session, incoming, (_, e) => Assert.Fail(e.Message)).ReceiveAsync(5, prefetch: 0, TestContext.Current.CancellationToken);
+            Assert.Equal((5, 5), (handled, seen));
+        }
+
+        // The deliveries sent ahead and not taken went back when the channel closed.
+        await using var after = await OpenAsync(queue);
+        Assert.Equal(45u, await after.Channel.MessageCountAsync(queue, TestContext.Current.CancellationToken));
+    }
+
+    [Fact]
+    public async Task A_stop_takes_no_more_deliveries_and_returns_what_was_acknowledged()
+    {
+        var queue = $"prewire.rabbitmq-tests.{Guid.NewGuid():N}";
+        await using (var session = await OpenFilledAsync(queue, 20))
+        {
+            using var stopping = new CancellationTokenSource();
+            var seen = 0;
+            var incoming = new PipelineBuilder().Register("handle", new Handle(_ =>
+            {
+                if (++seen == 3) stopping.Cancel();
+            }), "stops at the third").Build<TransportReceiveContext>();
+            var handled = await new RabbitMqReceiver(session, incoming, (_, e) => Assert.Fail(e.Message)).ReceiveAsync(20, prefetch: 5, stopping.Token);
+            // The third was being handled when the stop came: it finished and was acknowledged.
+            Assert.Equal((3, 3), (handled, seen));
+        }
+
+        await using var after = await OpenAsync(queue);
+        Assert.Equal(17u, await after.Channel.MessageCountAsync(queue, TestContext.Current.CancellationToken));
+    }
+
+    private static async Task<BrokerSession> OpenFilledAsync(string queue, int messages)
+    {
+        var session = await OpenAsync(queue);
+        for (var i = 0; i < messages; i++)
+            await session.Channel.BasicPublishAsync("", queue, mandatory: true, new BasicProperties(), "m"u8.ToArray(), TestContext.Current.CancellationToken);
+        return session;
     }
 
     private static Task<BrokerSession> OpenAsync(string queue) =>
