@@ -37,8 +37,15 @@ return app.Run(args, async (parsed, log, cancellationToken) =>
     using var abandon = new CancellationTokenSource();
     using var onStop = cancellationToken.Register(() => abandon.CancelAfter(TimeSpan.FromSeconds(4)));
     var (clock, confirmed) = (Stopwatch.StartNew(), 0);
-    for (; confirmed < count && !cancellationToken.IsCancellationRequested; confirmed++)
-        await pipeline.Invoke(new OutgoingLogicalContext(Guid.NewGuid().ToString("N"), $"message {confirmed + 1} of {count}", abandon.Token));
+    try
+    {
+        for (; confirmed < count && !cancellationToken.IsCancellationRequested; confirmed++)
+            await pipeline.Invoke(new OutgoingLogicalContext(Guid.NewGuid().ToString("N"), $"message {confirmed + 1} of {count}", abandon.Token));
+    }
+    catch (Exception e) when (e is AmqpException or IOException)
+    {
+        throw new AppException($"{count - confirmed} of {count} messages not confirmed ({confirmed} were): {e.Message}", ExitCodes.Failure, e);
+    }
     if (count > 0)
     {
         log.Information("Published {Count} of {Requested} messages to {Queue}, each confirmed, in {Elapsed:0} ms ({Builder} pipeline, {Client}){Stopped}",

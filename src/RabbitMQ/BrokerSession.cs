@@ -1,4 +1,5 @@
 using RabbitMQ.Client;
+using RabbitMQ.Client.Exceptions;
 
 namespace Prewire.RabbitMQ;
 
@@ -35,9 +36,10 @@ public sealed class BrokerSession : IAsyncDisposable
             await channel.QueueDeclareAsync(options.Queue, durable: true, exclusive: false, autoDelete: false, cancellationToken: cancellationToken).ConfigureAwait(false);
             return new BrokerSession(options, connection, channel);
         }
-        catch
+        catch (Exception e)
         {
             await connection.DisposeAsync().ConfigureAwait(false);
+            if (e is OperationInterruptedException interrupted) throw RabbitMqConnector.Refused(options.Uri, interrupted);
             throw;
         }
     }

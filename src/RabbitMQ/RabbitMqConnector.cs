@@ -32,7 +32,23 @@ public static class RabbitMqConnector
         {
             throw new AmqpException($"cannot reach RabbitMQ at {uri}: {Describe(e)}", e);
         }
+        catch (OperationInterruptedException e) when (e.ShutdownReason is not null)
+        {
+            throw Refused(uri, e);
+        }
     }
+
+    /// <summary>
+    /// The broker closed a connection that was just opened, in one line: 530 is its answer to a
+    /// virtual host that does not exist or that the user may not use, and it comes when the first
+    /// channel opens, not with the connection.
+    /// </summary>
+    internal static AmqpException Refused(AmqpUri uri, OperationInterruptedException e) => e.ShutdownReason switch
+    {
+        { ReplyCode: 530 } reason => new AmqpException($"RabbitMQ at {uri} refused virtual host '{uri.VirtualHost}': {reason.ReplyText}", e),
+        { } reason => new AmqpException($"RabbitMQ at {uri} closed the connection: {reason.ReplyText} ({reason.ReplyCode})", e),
+        null => new AmqpException($"RabbitMQ at {uri} closed the connection: {e.Message}", e),
+    };
 
     private static string Describe(Exception e)
     {

@@ -1,5 +1,8 @@
+using Prewire.Amqp;
 using Prewire.Messaging;
 using RabbitMQ.Client;
+using RabbitMQ.Client.Events;
+using RabbitMQ.Client.Exceptions;
 
 namespace Prewire.RabbitMQ;
 
@@ -11,6 +14,7 @@ namespace Prewire.RabbitMQ;
 public sealed class RabbitMqDispatch : BrokerDispatch
 {
     private IChannel? _channel;
+    private AmqpUri? _uri;
 
     /// <inheritdoc />
     public override string Client => "RabbitMQ.Client";
@@ -21,6 +25,7 @@ public sealed class RabbitMqDispatch : BrokerDispatch
         ArgumentNullException.ThrowIfNull(session);
         if (!session.Options.Confirms) throw new ArgumentException("the session's channel must have publisher confirms on", nameof(session));
         _channel = session.Channel;
+        _uri = session.Options.Uri;
     }
 
     /// <inheritdoc />
@@ -34,6 +39,26 @@ public sealed class RabbitMqDispatch : BrokerDispatch
             Headers = FieldTableOf(context),
         };
         var channel = _channel ?? throw new InvalidOperationException("No channel attached: call Attach before publishing.");
-        await channel.BasicPublishAsync(context.Exchange, context.RoutingKey, Mandatory, properties, context.Body, context.CancellationToken).ConfigureAwait(false);
+        try
+        {
+            await channel.BasicPublishAsync(context.Exchange, context.RoutingKey, Mandatory, properties, context.Body, context.CancellationToken).ConfigureAwait(false);
+        }
+        // The client's messages for these carry the close reason's ToString, stack traces included:
+        // one line each, in the words the zero-copy client uses.
+        catch (AlreadyClosedException e)
+        {
+            throw Lost(e.ShutdownReason, e);
+        }
+        catch (OperationInterruptedException e)
+        {
+            throw Lost(e.ShutdownReason, e);
+        }
+        catch (PublishException e)
+        {
+            throw new AmqpException($"RabbitMQ at {_uri} did not take message {context.MessageId}: {(e.IsReturn ? "returned as unroutable" : "nacked")}", e);
+        }
     }
+
+    private AmqpException Lost(ShutdownEventArgs? reason, Exception e) => new(
+        $"lost the connection to RabbitMQ at {_uri}: {(reason is null ? e.GetType().Name : $"{reason.ReplyText} ({reason.ReplyCode}, closed by the {(reason.Initiator == ShutdownInitiator.Peer ? "broker" : "client")})")}", e);
 }

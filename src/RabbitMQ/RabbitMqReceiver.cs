@@ -30,7 +30,8 @@ public sealed class RabbitMqReceiver(BrokerSession session, Pipeline<TransportRe
         ArgumentNullException.ThrowIfNull(session);
         var channel = session.Channel;
         // Without a limit the broker pushes the whole queue to this channel; with a count, never more than it.
-        await channel.BasicQosAsync(0, prefetch == 0 || prefetch > count ? (ushort)Math.Min(count, ushort.MaxValue) : prefetch, global: false, stopping).ConfigureAwait(false);
+        // Not cancelled by the stop: a stop that comes this early still ends in a normal return (0 handled).
+        await channel.BasicQosAsync(0, prefetch == 0 || prefetch > count ? (ushort)Math.Min(count, ushort.MaxValue) : prefetch, global: false, CancellationToken.None).ConfigureAwait(false);
 
         var (taken, acknowledged, inFlight, closing) = (0, 0, 0, 0);
         var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -54,7 +55,7 @@ public sealed class RabbitMqReceiver(BrokerSession session, Pipeline<TransportRe
             }
         };
 
-        var tag = await channel.BasicConsumeAsync(session.Options.Queue, autoAck: false, consumer, stopping).ConfigureAwait(false);
+        var tag = await channel.BasicConsumeAsync(session.Options.Queue, autoAck: false, consumer, CancellationToken.None).ConfigureAwait(false);
         using (stopping.Register(() => done.TrySetResult()))
         {
             await done.Task.ConfigureAwait(false);

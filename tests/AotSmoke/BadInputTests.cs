@@ -59,12 +59,19 @@ public sealed class BadInputTests(PublishedApps published)
 
     [Theory]
     [MemberData(nameof(BrokerAppsByRid))]
-    public async Task Wrong_password_exits_1(string appName, string rid)
+    public Task Wrong_password_exits_1(string appName, string rid) =>
+        AssertBrokerRefusesAsync(appName, rid, new UriBuilder(TestBroker.Uri) { Password = "topsecret" }, "credentials refused");
+
+    [Theory]
+    [MemberData(nameof(BrokerAppsByRid))]
+    public Task Missing_virtual_host_exits_1_naming_it(string appName, string rid) =>
+        AssertBrokerRefusesAsync(appName, rid, new UriBuilder(TestBroker.Uri) { Path = "/no-such-vhost" }, "refused virtual host 'no-such-vhost'");
+
+    private async Task AssertBrokerRefusesAsync(string appName, string rid, UriBuilder uri, string expected)
     {
-        var wrong = new UriBuilder(TestBroker.Uri) { Password = "topsecret" }.Uri.ToString();
-        var (exitCode, stderr) = await RunAsync(appName, rid, "--uri", wrong);
+        var (exitCode, stderr) = await RunAsync(appName, rid, "--uri", uri.Uri.ToString());
         Assert.Equal(1, exitCode);
-        AssertOneLine(stderr, "credentials refused");
+        AssertOneLine(stderr, expected);
     }
 
     private async Task<(int ExitCode, string Stderr)> RunAsync(string appName, string rid, params string[] args)
