@@ -8,6 +8,9 @@ public sealed record AppBuilds(App App, PublishResult Aot, PublishResult Jit, Pu
 {
     public const string Arm64Rid = "linux-arm64";
 
+    /// <summary>The NativeAOT build for <paramref name="rid"/>: this host's or linux-arm64.</summary>
+    public PublishResult AotFor(string rid) => rid == Repo.HostRid ? Aot : Arm64;
+
     /// <summary>Publishes every app, one publish at a time, saying each step; null when one failed (its errors are printed).</summary>
     public static async Task<IReadOnlyList<AppBuilds>?> PublishAllAsync(string verb, TextWriter output)
     {

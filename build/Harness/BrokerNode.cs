@@ -16,11 +16,17 @@ public sealed class BrokerNode : IAsyncDisposable
 
     public Uri Uri { get; }
 
+    /// <summary>The broker RABBITMQ_URI names (build.sh starts one for its verbs), or null.</summary>
+    public static string? GivenUri => Environment.GetEnvironmentVariable("RABBITMQ_URI") is { Length: > 0 } given ? given : null;
+
+    /// <summary><see cref="GivenUri"/>, which <paramref name="verb"/> needs.</summary>
+    public static string RequiredUri(string verb) =>
+        GivenUri ?? throw new InvalidOperationException($"{verb}: RABBITMQ_URI is not set (./build.sh {verb} starts a broker)");
+
     /// <summary>RABBITMQ_URI when set (nothing is started or stopped), else a new node in <paramref name="stateDirectory"/>.</summary>
     public static BrokerNode Start(string stateDirectory)
     {
-        var given = Environment.GetEnvironmentVariable("RABBITMQ_URI");
-        if (!string.IsNullOrEmpty(given)) return new BrokerNode(new Uri(given), stateDirectory: null);
+        if (GivenUri is { } given) return new BrokerNode(new Uri(given), stateDirectory: null);
 
         var (exitCode, output) = RunAsync(stateDirectory, "start").GetAwaiter().GetResult();
         var envFile = Path.Combine(stateDirectory, "env");

@@ -15,7 +15,7 @@ public static class Demo
     {
         ArgumentNullException.ThrowIfNull(output);
         var rid = Repo.HostRid;
-        var broker = Environment.GetEnvironmentVariable("RABBITMQ_URI") is { Length: > 0 } given ? given : null;
+        var broker = BrokerNode.GivenUri;
         output.WriteLine(broker is null
             ? "demo: no broker (RABBITMQ_URI or build/broker.sh start); the broker apps start without connecting"
             : $"demo: broker at {(AmqpUri.TryParse(broker, out var uri, out var error) ? uri : $"(RABBITMQ_URI: {error})")}");

@@ -107,13 +107,17 @@ public sealed record Mstat(IReadOnlyDictionary<string, long> ByAssembly, long Bl
             _ => "(other)",
         };
 
-        public string GetTypeFromReference(MetadataReader metadata, TypeReferenceHandle handle, byte rawTypeKind) =>
-            reader.GetTypeReference(handle).ResolutionScope.Kind switch
+        public string GetTypeFromReference(MetadataReader metadata, TypeReferenceHandle handle, byte rawTypeKind)
+        {
+            var scope = reader.GetTypeReference(handle).ResolutionScope;
+            return scope.Kind switch
             {
-                HandleKind.AssemblyReference => reader.GetString(reader.GetAssemblyReference((AssemblyReferenceHandle)reader.GetTypeReference(handle).ResolutionScope).Name),
-                HandleKind.TypeReference => GetTypeFromReference(metadata, (TypeReferenceHandle)reader.GetTypeReference(handle).ResolutionScope, rawTypeKind),
+                HandleKind.AssemblyReference => reader.GetString(reader.GetAssemblyReference((AssemblyReferenceHandle)scope).Name),
+                // A nested type: its enclosing type's assembly.
+                HandleKind.TypeReference => GetTypeFromReference(metadata, (TypeReferenceHandle)scope, rawTypeKind),
                 _ => "(other)",
             };
+        }
 
         public string GetTypeFromSpecification(MetadataReader metadata, object? context, TypeSpecificationHandle handle, byte rawTypeKind) =>
             reader.GetTypeSpecification(handle).DecodeSignature(this, context);

@@ -13,8 +13,7 @@ public static class RecordBaseline
     {
         ArgumentNullException.ThrowIfNull(output);
         var host = Repo.HostRid;
-        var broker = Environment.GetEnvironmentVariable("RABBITMQ_URI") is { Length: > 0 } given ? given
-            : throw new InvalidOperationException("baseline: RABBITMQ_URI is not set; ./build.sh baseline starts a broker");
+        var broker = BrokerNode.RequiredUri("baseline");
         var builds = await AppBuilds.PublishAllAsync("baseline", output).ConfigureAwait(false);
         if (builds is null) return 1;
 

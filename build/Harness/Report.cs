@@ -17,8 +17,7 @@ public static class Report
     public static async Task<int> RunAsync(int runs, TextWriter output)
     {
         ArgumentNullException.ThrowIfNull(output);
-        var broker = Environment.GetEnvironmentVariable("RABBITMQ_URI") is { Length: > 0 } given ? given
-            : throw new InvalidOperationException("report: RABBITMQ_URI is not set (./build.sh report starts a broker)");
+        var broker = BrokerNode.RequiredUri("report");
         var builds = await AppBuilds.PublishAllAsync("report", output).ConfigureAwait(false);
         if (builds is null) return 1;
 
@@ -28,7 +27,7 @@ public static class Report
         {
             foreach (var rid in Repo.Rids)
             {
-                var aots = builds.Select(b => Aot(b, rid)).ToList();
+                var aots = builds.Select(b => b.AotFor(rid)).ToList();
                 var baseImage = await BaseImage.PushAsync(registry, rid, aots.Select(a => a.ExecutablePath), Path.Combine(Repo.Artifacts, "report", rid, "base")).ConfigureAwait(false);
                 foreach (var aot in aots)
                 {
@@ -49,10 +48,10 @@ public static class Report
             foreach (var rid in Repo.Rids)
             {
                 var app = build.App;
-                var aot = Aot(build, rid);
+                var aot = build.AotFor(rid);
                 output.WriteLine($"report: {app} ({rid}): start-up, warm-up, allocations...");
                 var emulated = Qemu.Emulates(rid);
-                var runsHere = emulated ? Math.Max(3, runs / 2) : runs;
+                var runsHere = StartupRuns.RunsFor(rid, runs);
                 var start = emulated
                     ? [(await StartupRuns.MediansAsync(app, rid, null, runsHere, aot.ExecutablePath).ConfigureAwait(false))[0], double.NaN]
                     : await StartupRuns.MediansAsync(app, rid, null, runsHere, aot.ExecutablePath, build.Jit.ExecutablePath).ConfigureAwait(false);
@@ -92,12 +91,10 @@ public static class Report
         }
 
         output.WriteLine();
-        output.WriteLine($"{runs} runs per figure ({Math.Max(3, runs / 2)} under qemu), medians; start = spawn to ready line without a broker; first message = spawn");
+        output.WriteLine($"{runs} runs per figure ({StartupRuns.RunsFor(AppBuilds.Arm64Rid, runs)} under qemu), medians; start = spawn to ready line without a broker; first message = spawn");
         output.WriteLine("to the first handled message (--warmup-report); B/message = steady state, process-wide (Publisher: confirmed through AmqpPublisher");
         output.WriteLine("and the broker; Consumer: deliveries in-process); image = compressed layers and config, on a base of the C runtime files alone");
         Table.Write(output, ["app", "RID", "binary", "image", "start AOT", "start JIT", "first message AOT", "first message ET JIT", "B/message", "warnings"], rows);
         return 0;
     }
-
-    private static PublishResult Aot(AppBuilds build, string rid) => rid == Repo.HostRid ? build.Aot : build.Arm64;
 }

@@ -30,13 +30,16 @@ public static class StartupRuns
     {
         ArgumentNullException.ThrowIfNull(app);
         ArgumentNullException.ThrowIfNull(aot);
-        var runsHere = Qemu.Emulates(rid) ? Math.Max(3, runs / 2) : runs;
+        var runsHere = RunsFor(rid, runs);
         var medians = jit is null
             ? await MediansAsync(app, rid, brokerUri: null, runsHere, aot.ExecutablePath).ConfigureAwait(false)
             : await MediansAsync(app, rid, brokerUri: null, runsHere, aot.ExecutablePath, jit.ExecutablePath).ConfigureAwait(false);
         double? withBroker = app.IsWeb ? null : (await MediansAsync(app, rid, brokerUri, runsHere, aot.ExecutablePath).ConfigureAwait(false))[0];
         return (new BaselineEntry(app.Name, rid, medians[0], withBroker, aot.Size), jit is null ? null : medians[1]);
     }
+
+    /// <summary>Runs per figure for <paramref name="rid"/>: fewer under qemu, where each is slow.</summary>
+    public static int RunsFor(string rid, int runs) => Qemu.Emulates(rid) ? Math.Max(3, runs / 2) : runs;
 
     /// <summary>The median (the mean of the middle two for an even count).</summary>
     public static double Median(IEnumerable<double> values)

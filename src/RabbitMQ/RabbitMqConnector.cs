@@ -32,7 +32,7 @@ public static class RabbitMqConnector
         {
             throw new AmqpException($"cannot reach RabbitMQ at {uri}: {Describe(e)}", e);
         }
-        catch (OperationInterruptedException e) when (e.ShutdownReason is not null)
+        catch (OperationInterruptedException e)
         {
             throw Refused(uri, e);
         }

@@ -13,8 +13,7 @@ namespace Prewire.RabbitMQ;
 /// </summary>
 public sealed class RabbitMqDispatch : BrokerDispatch
 {
-    private IChannel? _channel;
-    private AmqpUri? _uri;
+    private BrokerSession? _session;
 
     /// <inheritdoc />
     public override string Client => "RabbitMQ.Client";
@@ -24,8 +23,7 @@ public sealed class RabbitMqDispatch : BrokerDispatch
     {
         ArgumentNullException.ThrowIfNull(session);
         if (!session.Options.Confirms) throw new ArgumentException("the session's channel must have publisher confirms on", nameof(session));
-        _channel = session.Channel;
-        _uri = session.Options.Uri;
+        _session = session;
     }
 
     /// <inheritdoc />
@@ -38,7 +36,7 @@ public sealed class RabbitMqDispatch : BrokerDispatch
             DeliveryMode = (DeliveryModes)PersistentDeliveryMode,
             Headers = FieldTableOf(context),
         };
-        var channel = _channel ?? throw new InvalidOperationException("No channel attached: call Attach before publishing.");
+        var channel = _session?.Channel ?? throw new InvalidOperationException("No channel attached: call Attach before publishing.");
         try
         {
             await channel.BasicPublishAsync(context.Exchange, context.RoutingKey, Mandatory, properties, context.Body, context.CancellationToken).ConfigureAwait(false);
@@ -55,10 +53,10 @@ public sealed class RabbitMqDispatch : BrokerDispatch
         }
         catch (PublishException e)
         {
-            throw new AmqpException($"RabbitMQ at {_uri} did not take message {context.MessageId}: {(e.IsReturn ? "returned as unroutable" : "nacked")}", e);
+            throw new AmqpException($"RabbitMQ at {_session?.Options.Uri} did not take message {context.MessageId}: {(e.IsReturn ? "returned as unroutable" : "nacked")}", e);
         }
     }
 
     private AmqpException Lost(ShutdownEventArgs? reason, Exception e) => new(
-        $"lost the connection to RabbitMQ at {_uri}: {(reason is null ? e.GetType().Name : $"{reason.ReplyText} ({reason.ReplyCode}, closed by the {(reason.Initiator == ShutdownInitiator.Peer ? "broker" : "client")})")}", e);
+        $"lost the connection to RabbitMQ at {_session?.Options.Uri}: {(reason is null ? e.GetType().Name : $"{reason.ReplyText} ({reason.ReplyCode}, closed by the {(reason.Initiator == ShutdownInitiator.Peer ? "broker" : "client")})")}", e);
 }

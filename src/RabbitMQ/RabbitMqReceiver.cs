@@ -42,7 +42,7 @@ public sealed class RabbitMqReceiver(BrokerSession session, Pipeline<TransportRe
             // Past the count or stopping: neither handled nor acknowledged, so the broker requeues it when
             // the channel closes. A rejected delivery gives its place back; the client dispatches one
             // delivery at a time, so a delivery is only turned away once the count was acknowledged.
-            if (stopping.IsCancellationRequested || Volatile.Read(ref closing) == 1 || Interlocked.Increment(ref taken) > count) return;
+            if (stopping.IsCancellationRequested || Interlocked.Increment(ref taken) > count) return;
             Interlocked.Increment(ref inFlight);
             try
             {
