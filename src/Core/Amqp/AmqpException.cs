@@ -32,6 +32,14 @@ public sealed class AmqpException : Exception
         ReplyText = message;
     }
 
+    /// <summary>Creates the exception in a client's own words.</summary>
+    public AmqpException(AmqpExceptionKind kind, string message, Exception? innerException)
+        : base(message, innerException)
+    {
+        Kind = kind;
+        ReplyText = message;
+    }
+
     /// <summary>What was closed or refused.</summary>
     public AmqpExceptionKind Kind { get; }
 
@@ -40,6 +48,13 @@ public sealed class AmqpException : Exception
 
     /// <summary>The broker's reply text.</summary>
     public string ReplyText { get; } = "";
+
+    /// <summary>
+    /// <see langword="true"/> when the connection was lost, not the message refused: publishing it again
+    /// on a new connection may succeed. A nack, a return or a closed channel (a missing exchange, no
+    /// access) would fail the same way again.
+    /// </summary>
+    public bool ConnectionLost => Kind == AmqpExceptionKind.ConnectionClosed;
 
     private static string Describe(AmqpExceptionKind kind) => kind switch
     {

@@ -16,14 +16,18 @@ public sealed class AmqpPublisherDispatch : BrokerDispatch
     /// <inheritdoc />
     public override string Client => "AmqpPublisher";
 
-    /// <summary>Connects; from then on every message goes through this connection.</summary>
+    /// <summary>
+    /// Connects; from then on every message goes through this connection. Connecting again replaces
+    /// the connection (after it was lost): publishes still waiting on the old one fail.
+    /// </summary>
     /// <exception cref="AmqpException">The broker could not be reached or refused the connection; the message says which and why.</exception>
     public async Task ConnectAsync(AmqpPublisherOptions options, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(options);
         try
         {
-            _publisher = await AmqpPublisher.ConnectAsync(options, cancellationToken).ConfigureAwait(false);
+            var old = Interlocked.Exchange(ref _publisher, await AmqpPublisher.ConnectAsync(options, cancellationToken).ConfigureAwait(false));
+            if (old is not null) await DisposeQuietlyAsync(old).ConfigureAwait(false);
         }
         catch (Exception e) when (e is IOException or AmqpException or NotSupportedException)
         {
@@ -34,7 +38,7 @@ public sealed class AmqpPublisherDispatch : BrokerDispatch
     /// <inheritdoc />
     protected override async Task Terminate(DispatchContext context)
     {
-        var publisher = _publisher ?? throw new InvalidOperationException("Not connected: call ConnectAsync before publishing.");
+        var publisher = Volatile.Read(ref _publisher) ?? throw new InvalidOperationException("Not connected: call ConnectAsync before publishing.");
         // One set of properties per publish in flight, pooled: the content header is written from them
         // before the confirm is awaited, and they go back once it came, so publishing allocates none.
         var properties = ObjectPool<BasicProperties>.TryRent() ?? new BasicProperties { Headers = new(StringComparer.Ordinal) };
@@ -46,12 +50,32 @@ public sealed class AmqpPublisherDispatch : BrokerDispatch
             CopyHeaders(context, properties.Headers!);
             await publisher.PublishAsync(context.Exchange, context.RoutingKey, properties, context.Body, Mandatory, context.CancellationToken).ConfigureAwait(false);
         }
+        // A connection replaced while this publish waited on it is as lost as one the broker dropped;
+        // each said in the words RabbitMqDispatch uses.
+        catch (Exception e) when (e is IOException or ObjectDisposedException || e is AmqpException { ConnectionLost: true })
+        {
+            // The broker named through the field, not the local: a local used here would be kept in the
+            // async state machine, 8 more bytes in every publish's box.
+            throw new AmqpException(AmqpExceptionKind.ConnectionClosed, $"lost the connection to RabbitMQ at {Volatile.Read(ref _publisher)?.Broker}: {e.Message}", e);
+        }
         finally
         {
             properties.MessageId = null;
             properties.ContentType = null;
             properties.Headers!.Clear();
             ObjectPool<BasicProperties>.Return(properties);
+        }
+    }
+
+    private static async Task DisposeQuietlyAsync(AmqpPublisher lost)
+    {
+        try
+        {
+            await lost.DisposeAsync().ConfigureAwait(false);
+        }
+        catch (Exception e) when (e is IOException or AmqpException or ObjectDisposedException or OperationCanceledException)
+        {
+            // Lost already: there is nothing left to close politely.
         }
     }
 

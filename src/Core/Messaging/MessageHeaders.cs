@@ -11,4 +11,19 @@ public static class MessageHeaders
 
     /// <summary>When the message was sent, ISO 8601 UTC.</summary>
     public const string SentAt = "prewire.sent-at";
+
+    /// <summary>On a dead letter: <c>malformed</c> (never handled) or <c>failed</c> (its handler threw on every attempt).</summary>
+    public const string DeadLetterReason = "prewire.dead-letter.reason";
+
+    /// <summary>On a dead letter: the exception's full type name.</summary>
+    public const string ExceptionType = "prewire.dead-letter.exception-type";
+
+    /// <summary>On a dead letter: the exception's message.</summary>
+    public const string ExceptionMessage = "prewire.dead-letter.exception-message";
+
+    /// <summary>On a dead letter: how many times its handler ran.</summary>
+    public const string Attempts = "prewire.dead-letter.attempts";
+
+    /// <summary>On a dead letter: the queue it was taken from.</summary>
+    public const string OriginalQueue = "prewire.dead-letter.queue";
 }

@@ -14,4 +14,8 @@ public sealed class TransportReceiveContext(string messageId, IReadOnlyDictionar
 
     /// <summary>The raw body, borrowed from the transport: copy what must outlive the pipeline.</summary>
     public ReadOnlyMemory<byte> Body { get; } = body;
+
+    /// <summary>What the pipeline made of the delivery, for the transport's counts; set by the receive stage.</summary>
+    /// <remarks>Defaults to <see cref="ReceiveOutcome.Handled"/>.</remarks>
+    public ReceiveOutcome Outcome { get; set; }
 }
