@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using Prewire.Amqp;
 using Prewire.Messaging;
 using Prewire.RabbitMQ;
 using Prewire.Samples;
@@ -6,42 +7,61 @@ using Prewire.Samples.Messaging;
 
 StartupClock.Start();
 
-var app = new AppCommand("Prewire.Consumer", "Prewire consumer: consumes messages from RabbitMQ through the incoming pipeline and acknowledges them.");
-var queueOption = app.AddBroker("Queue to consume; declared if missing.");
-var countOption = app.AddCount("--count", "Messages to handle and acknowledge before exiting (0: exit once ready).", "PREWIRE_COUNT", 0);
+var app = new AppCommand("Prewire.Consumer", "Prewire consumer: consumes messages from RabbitMQ through the incoming pipeline and acknowledges each once handled.");
+var broker = app.AddBroker("Queue to consume; declared if missing, with its dead-letter queue.");
+var countOption = app.AddCount("--count", "Messages to handle (or dead-letter) and acknowledge before exiting (0: exit once ready).", "PREWIRE_COUNT", 0);
 var prefetchOption = app.AddCount("--prefetch", "Unacknowledged deliveries the broker may send ahead, at most --count (0: no limit but --count).", "PREWIRE_PREFETCH", 100);
+var maxAttemptsOption = app.AddCount("--max-attempts", "Times a failing handler runs before its message is dead-lettered (at least 1).", "PREWIRE_MAX_ATTEMPTS", 3);
+var poisonOption = app.AddOption("--poison", "Text that makes the handler throw, for seeing retries and the dead-letter queue at work.", "PREWIRE_POISON");
+var windowOption = app.AddCount("--dedup-window", "Message ids remembered to skip redeliveries of messages already handled.", "PREWIRE_DEDUP_WINDOW", 10_000);
 app.AddDescribe("incoming");
 app.AddWarmupReport();
 
 return app.Run(args, async (parsed, log, cancellationToken) =>
 {
-    var (queue, count) = (parsed.GetValue(queueOption)!, parsed.GetValue(countOption));
+    var (options, count) = (broker.Session(parsed, "prewire-consumer", confirms: true), parsed.GetValue(countOption));
+    var (maxAttempts, recent, poison) = (Math.Max(1, parsed.GetValue(maxAttemptsOption)), new RecentMessageIds(parsed.GetValue(windowOption)), parsed.GetValue(poisonOption));
     if (app.WantsWarmupReport(parsed))
     {
-        // In-process deliveries, as the transport hands them in: its id, headers and body, the app's own handler.
+        // In-process deliveries, as the transport hands them in: an id of its own, headers and body, the app's own handler.
         var (headers, body) = (new Dictionary<string, string>(), "warm-up message"u8.ToArray());
-        return await WarmupReport.RunAsync(() => PipelineSelection.Build<TransportReceiveContext>(SamplePipelines.Incoming(Handle)),
-            () => new TransportReceiveContext("warm-up", headers, body, cancellationToken), count, Console.Out);
+        return await WarmupReport.RunAsync(() => PipelineSelection.Build<TransportReceiveContext>(SamplePipelines.Incoming(Handle, WarmupReport.NoDeadLetters, recent, maxAttempts, log)),
+            () => new TransportReceiveContext(Guid.NewGuid().ToString("N"), headers, body, cancellationToken), count, Console.Out);
     }
-    var pipeline = PipelineSelection.Build<TransportReceiveContext>(SamplePipelines.Incoming(Handle));
+
+    var deadLetters = new RabbitMqDeadLetterQueue();
+    var pipeline = PipelineSelection.Build<TransportReceiveContext>(SamplePipelines.Incoming(Handle, deadLetters, recent, maxAttempts, log));
     if (app.Describe(parsed, pipeline)) return ExitCodes.Success;
 
-    var uri = app.GetBrokerUri(parsed, log, neededBy: count > 0 ? "--count" : null);
-    await using var session = uri is null ? null
-        : await BrokerSession.OpenAsync(new() { Uri = uri, Queue = queue, ClientName = "prewire-consumer" }, cancellationToken);
-    if (session is not null) log.Information("Connected to {Broker} as {Client}", uri, session.Options.ClientName);
+    var connecting = BrokerOptions.Connecting(options, log, neededBy: count > 0 ? "--count" : null);
+    await using var connection = connecting is null ? null : await BrokerOptions.ConnectAsync(connecting, log, cancellationToken);
+    if (connection is not null) deadLetters.Attach(connection);
     ReadyLine.Write(Console.Out);
 
-    if (session is null || count == 0) return ExitCodes.Success;
+    if (connection is null || count == 0) return ExitCodes.Success;
     var clock = Stopwatch.StartNew();
-    var receiver = new RabbitMqReceiver(session, pipeline, (id, e) => log.Warning("Message {MessageId} failed and is rejected: {Error}", id, e.Message));
-    var handled = await receiver.ReceiveAsync(count, (ushort)Math.Min(parsed.GetValue(prefetchOption), ushort.MaxValue), cancellationToken);
-    log.Information("Handled and acknowledged {Count} of {Requested} messages from {Queue} in {Elapsed:0} ms ({Builder} pipeline){Stopped}",
-        handled, count, queue, clock.Elapsed.TotalMilliseconds, pipeline.Builder, cancellationToken.IsCancellationRequested ? "; stopped by a signal, the rest stay queued" : "");
+    var receiver = new RabbitMqReceiver(connection, pipeline, (id, e) => log.Warning("Message {MessageId} failed and is rejected: {Error}", id, e.Message))
+    {
+        ConnectionLost = e => log.Warning("{Error}; reconnecting, then consuming again", e.Message),
+    };
+    ReceiveResult result;
+    try
+    {
+        result = await receiver.ReceiveAsync(count, (ushort)Math.Min(parsed.GetValue(prefetchOption), ushort.MaxValue), cancellationToken);
+    }
+    catch (AmqpException e)
+    {
+        throw new AppException($"stopped before {count} messages were handled: {e.Message}", ExitCodes.Failure, e);
+    }
+    log.Information("Handled and acknowledged {Count} of {Requested} messages from {Queue} in {Elapsed:0} ms ({Builder} pipeline; {DeadLettered} dead-lettered, {Duplicates} duplicates skipped, {Reconnects} reconnects){Stopped}",
+        result.Settled, count, options.Queue, clock.Elapsed.TotalMilliseconds, pipeline.Builder, result.DeadLettered, result.Duplicates, result.Reconnects,
+        cancellationToken.IsCancellationRequested ? "; stopped by a signal, the rest stay queued" : "");
     return ExitCodes.Success;
 
     Task Handle(IncomingLogicalContext message)
     {
+        if (poison is not null && ((string)message.Message).Contains(poison, StringComparison.Ordinal))
+            throw new InvalidOperationException($"the text contains '{poison}' (--poison)");
         log.Debug("Handled {MessageId}: {Text}", message.MessageId, message.Message);
         return Task.CompletedTask;
     }

@@ -1,68 +1,80 @@
 using System.Diagnostics;
 using Prewire.Amqp;
 using Prewire.Messaging;
+using Prewire.Publisher;
 using Prewire.RabbitMQ;
 using Prewire.Samples;
 using Prewire.Samples.Messaging;
 
 StartupClock.Start();
 
-var app = new AppCommand("Prewire.Publisher", "Prewire publisher: publishes messages to RabbitMQ through the outgoing pipeline.");
-var queueOption = app.AddBroker("Queue to publish to; declared if missing.");
-var countOption = app.AddCount("--count", "Messages to publish, each awaiting the broker's confirm.", "PREWIRE_COUNT", 0);
+var app = new AppCommand("Prewire.Publisher", "Prewire publisher: publishes messages to RabbitMQ through the outgoing pipeline, each confirmed by the broker.");
+var broker = app.AddBroker("Queue the messages go to; declared if missing, with its dead-letter queue.");
+var countOption = app.AddCount("--count", "Messages to publish; a message whose connection is lost is published again on the next one.", "PREWIRE_COUNT", 0);
+var concurrencyOption = app.AddCount("--concurrency", "Publishes awaiting their confirms at once.", "PREWIRE_CONCURRENCY", 1);
 var amqpPublisher = app.AddFlag("--amqp-publisher", "Publish with Prewire's zero-copy AmqpPublisher instead of RabbitMQ.Client.");
 app.AddDescribe("outgoing");
 app.AddWarmupReport();
 
 return app.Run(args, async (parsed, log, cancellationToken) =>
 {
-    var (queue, count) = (parsed.GetValue(queueOption)!, parsed.GetValue(countOption));
+    var (options, count) = (broker.Session(parsed, "prewire-publisher", confirms: true), parsed.GetValue(countOption));
     await using BrokerDispatch dispatch = parsed.GetValue(amqpPublisher) ? new AmqpPublisherDispatch() : new RabbitMqDispatch();
+    var route = new Route(options.Exchange, options.RoutingKey);
     if (app.WantsWarmupReport(parsed))
     {
         // Through the broker when given one, else to an in-process sink; one text length, so every message
         // costs the same. Its stdout is the one JSON line.
         log = Serilog.Core.Logger.None;
-        await using var connected = await ConnectAsync(app.GetBrokerUri(parsed, log, neededBy: null));
-        return await WarmupReport.RunAsync(() => PipelineSelection.Build<OutgoingLogicalContext>(SamplePipelines.Outgoing(queue, connected is null ? new WarmupReport.Sink<DispatchContext>() : dispatch)),
+        await using var connected = await ConnectAsync(BrokerOptions.Connecting(options, log, neededBy: null));
+        return await WarmupReport.RunAsync(() => PipelineSelection.Build<OutgoingLogicalContext>(SamplePipelines.Outgoing(route, connected is null ? new WarmupReport.Sink<DispatchContext>() : dispatch)),
             () => new OutgoingLogicalContext(Guid.NewGuid().ToString("N"), "warm-up message", cancellationToken), count, Console.Out);
     }
-    var pipeline = PipelineSelection.Build<OutgoingLogicalContext>(SamplePipelines.Outgoing(queue, dispatch));
+    var pipeline = PipelineSelection.Build<OutgoingLogicalContext>(SamplePipelines.Outgoing(route, dispatch));
     if (app.Describe(parsed, pipeline)) return ExitCodes.Success;
 
-    await using var session = await ConnectAsync(app.GetBrokerUri(parsed, log, neededBy: count > 0 ? "--count" : null));
+    await using var connection = await ConnectAsync(BrokerOptions.Connecting(options, log, neededBy: count > 0 ? "--count" : null));
     ReadyLine.Write(Console.Out);
 
-    // A stop ends the loop between messages; the publish in flight gets 4 s more to be confirmed.
+    // A stop ends the run between messages; the publishes in flight get 4 s more to be confirmed.
     using var abandon = new CancellationTokenSource();
     using var onStop = cancellationToken.Register(() => abandon.CancelAfter(TimeSpan.FromSeconds(4)));
-    var (clock, confirmed) = (Stopwatch.StartNew(), 0);
+    var (clock, run) = (Stopwatch.StartNew(), new PublishRun(pipeline, connection, log));
     try
     {
-        for (; confirmed < count && !cancellationToken.IsCancellationRequested; confirmed++)
-            await pipeline.Invoke(new OutgoingLogicalContext(Guid.NewGuid().ToString("N"), $"message {confirmed + 1} of {count}", abandon.Token));
+        await run.RunAsync(count, parsed.GetValue(concurrencyOption), cancellationToken, abandon.Token);
     }
-    catch (Exception e) when (e is AmqpException or IOException)
+    catch (AmqpException e)
     {
-        throw new AppException($"{count - confirmed} of {count} messages not confirmed ({confirmed} were): {e.Message}", ExitCodes.Failure, e);
+        throw new AppException($"{count - run.Confirmed} of {count} messages not confirmed ({run.Confirmed} were): {e.Message}", ExitCodes.Failure, e);
     }
-    if (count > 0)
+    catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
     {
-        log.Information("Published {Count} of {Requested} messages to {Queue}, each confirmed, in {Elapsed:0} ms ({Builder} pipeline, {Client}){Stopped}",
-            confirmed, count, queue, clock.Elapsed.TotalMilliseconds, pipeline.Builder, dispatch.Client, cancellationToken.IsCancellationRequested ? "; stopped by a signal" : "");
     }
-    return ExitCodes.Success;
+    if (count == 0) return ExitCodes.Success;
+    log.Information("Published {Count} of {Requested} messages to {Destination}, each confirmed, in {Elapsed:0} ms ({Builder} pipeline, {Client}; {Republished} published again after {Reconnects} reconnects){Stopped}",
+        run.Confirmed, count, route.Destination, clock.Elapsed.TotalMilliseconds, pipeline.Builder, dispatch.Client,
+        run.Republished, connection?.Reconnects ?? 0, cancellationToken.IsCancellationRequested ? "; stopped by a signal" : "");
+    return run.Refused == 0 ? ExitCodes.Success
+        : throw new AppException($"{run.Refused} of {count} messages not confirmed: the broker refused them (the last: {run.LastRefusal})");
 
-    // The session (RabbitMQ.Client) declares the queue whichever client publishes.
-    async Task<BrokerSession?> ConnectAsync(AmqpUri? uri)
+    async Task<BrokerConnection?> ConnectAsync(BrokerSessionOptions? connecting)
     {
-        if (uri is null) return null;
-        var session = await BrokerSession.OpenAsync(new() { Uri = uri, Queue = queue, ClientName = "prewire-publisher", Confirms = true }, cancellationToken);
-        log.Information("Connected to {Broker} as {Client}", uri, session.Options.ClientName);
+        if (connecting is null) return null;
+        // RabbitMQ.Client's session declares the topology whichever client publishes; the zero-copy client
+        // connects beside it, to the same node, again after every reconnection.
+        var connection = await BrokerOptions.ConnectAsync(connecting, log, cancellationToken);
         if (dispatch is AmqpPublisherDispatch zeroCopy)
-            await zeroCopy.ConnectAsync(new AmqpPublisherOptions { Uri = session.Options.Uri, ClientName = session.Options.ClientName }, cancellationToken);
+        {
+            Task Connect(BrokerSession session, CancellationToken token) =>
+                zeroCopy.ConnectAsync(new AmqpPublisherOptions { Uri = session.Uri, ClientName = session.Options.ClientName }, token);
+            await Connect(connection.Session, cancellationToken);
+            connection.OnReconnected(Connect);
+        }
         else
-            ((RabbitMqDispatch)dispatch).Attach(session);
-        return session;
+        {
+            ((RabbitMqDispatch)dispatch).Attach(connection);
+        }
+        return connection;
     }
 });

@@ -15,7 +15,6 @@ namespace Prewire.Samples;
 public sealed class AppCommand
 {
     private readonly Command _root;
-    private Option<string?>? _brokerUri;
     private Option<bool>? _describe;
     private Option<bool>? _warmupReport;
 
@@ -117,35 +116,11 @@ public sealed class AppCommand
         return option;
     }
 
-    /// <summary>
-    /// Adds the broker's options: <c>--uri</c> (falling back to <c>RABBITMQ_URI</c>; read it with
-    /// <see cref="GetBrokerUri"/>) and <c>--queue</c> (falling back to <c>PREWIRE_QUEUE</c>), which it returns.
-    /// </summary>
+    /// <summary>Adds the broker's options (see <see cref="BrokerOptions"/>).</summary>
     /// <param name="queueDescription">What the app does with the queue.</param>
-    public Option<string?> AddBroker(string queueDescription)
-    {
-        _brokerUri = AddOption("--uri", "AMQP URI of the RabbitMQ broker, e.g. amqp://guest:guest@127.0.0.1:5672/. Without it the app does not connect.", "RABBITMQ_URI");
-        return AddOption("--queue", queueDescription, "PREWIRE_QUEUE", "prewire.demo");
-    }
+    public BrokerOptions AddBroker(string queueDescription) => new(this, queueDescription);
 
-    /// <summary>
-    /// The broker URI given, or <see langword="null"/> (logged: the app does not connect). Fails
-    /// (exit 1) on a malformed URI without echoing it, and with a usage error when none was given but
-    /// <paramref name="neededBy"/> names a flag that needs a broker.
-    /// </summary>
-    public AmqpUri? GetBrokerUri(ParseResult parsed, ILogger log, string? neededBy = null)
-    {
-        ArgumentNullException.ThrowIfNull(parsed);
-        ArgumentNullException.ThrowIfNull(log);
-        var text = parsed.GetValue(_brokerUri ?? throw new InvalidOperationException($"call {nameof(AddBroker)} first"));
-        if (text is null)
-        {
-            if (neededBy is not null) throw new AppException($"{neededBy} needs a broker: give --uri or RABBITMQ_URI", ExitCodes.Usage);
-            log.Information("No broker URI given (--uri / RABBITMQ_URI): not connecting");
-            return null;
-        }
-        return AmqpUri.TryParse(text, out var uri, out var error) ? uri : throw new AppException($"invalid broker URI (--uri / RABBITMQ_URI): {error}");
-    }
+    internal void Add(Option option) => _root.Options.Add(option);
 
     /// <summary>
     /// Parses <paramref name="args"/> and runs <paramref name="run"/> with a console logger at

@@ -2,6 +2,7 @@ using System.Buffers;
 using System.Diagnostics;
 using System.Text;
 using System.Text.Json;
+using Prewire.Messaging;
 using Prewire.Pipeline;
 
 namespace Prewire.Samples;
@@ -79,5 +80,14 @@ public static class WarmupReport
     {
         /// <inheritdoc />
         protected override Task Terminate(TContext context) => Task.CompletedTask;
+    }
+
+    /// <summary>The dead-letter queue of an in-process run: none, since every warm-up message is handled.</summary>
+    public static IDeadLetterQueue NoDeadLetters { get; } = new NoDeadLetterQueue();
+
+    private sealed class NoDeadLetterQueue : IDeadLetterQueue
+    {
+        public Task SendAsync(TransportReceiveContext message, Exception failure, int attempts) =>
+            throw new InvalidOperationException($"a warm-up message failed: {failure?.Message}", failure);
     }
 }

@@ -1,14 +1,16 @@
+using Prewire.Amqp;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Exceptions;
 
 namespace Prewire.RabbitMQ;
 
-/// <summary>A RabbitMQ.Client connection and one channel on a declared queue. Disposing closes both.</summary>
+/// <summary>A RabbitMQ.Client connection and one channel, with the topology declared. Disposing closes both.</summary>
 public sealed class BrokerSession : IAsyncDisposable
 {
-    private BrokerSession(BrokerSessionOptions options, IConnection connection, IChannel channel)
+    private BrokerSession(BrokerSessionOptions options, AmqpUri uri, IConnection connection, IChannel channel)
     {
         Options = options;
+        Uri = uri;
         Connection = connection;
         Channel = channel;
     }
@@ -16,38 +18,91 @@ public sealed class BrokerSession : IAsyncDisposable
     /// <summary>What the session was opened with.</summary>
     public BrokerSessionOptions Options { get; }
 
+    /// <summary>The endpoint of <see cref="BrokerSessionOptions.Endpoints"/> it connected to.</summary>
+    public AmqpUri Uri { get; }
+
     /// <summary>The connection.</summary>
     public IConnection Connection { get; }
 
     /// <summary>The channel: publisher confirms on when <see cref="BrokerSessionOptions.Confirms"/>.</summary>
     public IChannel Channel { get; }
 
-    /// <summary>Connects, opens the channel and declares the queue (durable) if it does not exist yet.</summary>
-    /// <exception cref="Prewire.Amqp.AmqpException">The broker could not be reached or refused the connection.</exception>
-    public static async Task<BrokerSession> OpenAsync(BrokerSessionOptions options, CancellationToken cancellationToken)
+    /// <summary>
+    /// Connects to the first endpoint that answers, starting at <paramref name="firstEndpoint"/>, opens
+    /// the channel and declares the topology: the queue (with its dead-letter exchange), the dead-letter
+    /// queue, and the exchange and binding when <see cref="BrokerSessionOptions.Exchange"/> is not the
+    /// default one. Declaring is idempotent; a queue that exists with other settings is an error.
+    /// </summary>
+    /// <exception cref="AmqpException">No endpoint could be reached, or the broker refused the connection or the topology.</exception>
+    public static async Task<BrokerSession> OpenAsync(BrokerSessionOptions options, CancellationToken cancellationToken, int firstEndpoint = 0)
     {
         ArgumentNullException.ThrowIfNull(options);
-        var connection = await RabbitMqConnector.ConnectAsync(options.Uri, options.ClientName, cancellationToken).ConfigureAwait(false);
+        if (options.Endpoints.Count == 0) throw new ArgumentException("no endpoint given", nameof(options));
+        var failures = new List<AmqpException>();
+        for (var i = 0; i < options.Endpoints.Count; i++)
+        {
+            var uri = options.Endpoints[(firstEndpoint + i) % options.Endpoints.Count];
+            try
+            {
+                return await OpenAsync(options, uri, cancellationToken).ConfigureAwait(false);
+            }
+            catch (AmqpException e)
+            {
+                failures.Add(e);
+            }
+        }
+        throw failures.Count == 1 ? failures[0]
+            : new AmqpException($"no RabbitMQ node of {failures.Count} could be used: {string.Join("; ", failures.Select(f => f.Message))}", new AggregateException(failures));
+    }
+
+    private static async Task<BrokerSession> OpenAsync(BrokerSessionOptions options, AmqpUri uri, CancellationToken cancellationToken)
+    {
+        var connection = await RabbitMqConnector.ConnectAsync(uri, options.ClientName, cancellationToken).ConfigureAwait(false);
         try
         {
             var channel = await connection.CreateChannelAsync(
                 new CreateChannelOptions(publisherConfirmationsEnabled: options.Confirms, publisherConfirmationTrackingEnabled: options.Confirms),
                 cancellationToken).ConfigureAwait(false);
-            await channel.QueueDeclareAsync(options.Queue, durable: true, exclusive: false, autoDelete: false, cancellationToken: cancellationToken).ConfigureAwait(false);
-            return new BrokerSession(options, connection, channel);
+            await DeclareAsync(channel, options, cancellationToken).ConfigureAwait(false);
+            return new BrokerSession(options, uri, connection, channel);
         }
         catch (Exception e)
         {
             await connection.DisposeAsync().ConfigureAwait(false);
-            if (e is OperationInterruptedException interrupted) throw RabbitMqConnector.Refused(options.Uri, interrupted);
+            if (e is OperationInterruptedException interrupted) throw RabbitMqConnector.Refused(uri, options.Queue, interrupted);
             throw;
         }
+    }
+
+    private static async Task DeclareAsync(IChannel channel, BrokerSessionOptions options, CancellationToken cancellationToken)
+    {
+        var type = options.QueueType == BrokerQueueType.Quorum ? "quorum" : "classic";
+        await channel.ExchangeDeclareAsync(options.DeadLetterExchange, ExchangeType.Fanout, durable: true, autoDelete: false, cancellationToken: cancellationToken).ConfigureAwait(false);
+        await channel.QueueDeclareAsync(options.DeadLetterQueue, durable: true, exclusive: false, autoDelete: false,
+            new Dictionary<string, object?> { ["x-queue-type"] = type }, cancellationToken: cancellationToken).ConfigureAwait(false);
+        await channel.QueueBindAsync(options.DeadLetterQueue, options.DeadLetterExchange, "", cancellationToken: cancellationToken).ConfigureAwait(false);
+
+        // Rejected messages (and those of a queue type with a delivery limit) go to the same place as
+        // the consumer's own dead letters.
+        await channel.QueueDeclareAsync(options.Queue, durable: true, exclusive: false, autoDelete: false,
+            new Dictionary<string, object?> { ["x-queue-type"] = type, ["x-dead-letter-exchange"] = options.DeadLetterExchange },
+            cancellationToken: cancellationToken).ConfigureAwait(false);
+        if (options.Exchange.Length == 0) return;
+        await channel.ExchangeDeclareAsync(options.Exchange, ExchangeType.Direct, durable: true, autoDelete: false, cancellationToken: cancellationToken).ConfigureAwait(false);
+        await channel.QueueBindAsync(options.Queue, options.Exchange, options.RoutingKey, cancellationToken: cancellationToken).ConfigureAwait(false);
     }
 
     /// <inheritdoc />
     public async ValueTask DisposeAsync()
     {
-        await Channel.DisposeAsync().ConfigureAwait(false);
-        await Connection.DisposeAsync().ConfigureAwait(false);
+        // A session whose connection was lost closes without a word: there is nothing left to tell the broker.
+        try
+        {
+            await Channel.DisposeAsync().ConfigureAwait(false);
+            await Connection.DisposeAsync().ConfigureAwait(false);
+        }
+        catch (Exception e) when (e is OperationInterruptedException or IOException or ObjectDisposedException)
+        {
+        }
     }
 }

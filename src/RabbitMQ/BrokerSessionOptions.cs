@@ -5,11 +5,31 @@ namespace Prewire.RabbitMQ;
 /// <summary>What a <see cref="BrokerSession"/> connects to and declares.</summary>
 public sealed class BrokerSessionOptions
 {
-    /// <summary>The broker. Its password is never logged or put in a message.</summary>
-    public required AmqpUri Uri { get; init; }
+    private readonly string? _routingKey;
 
-    /// <summary>The queue the session declares (durable) if it does not exist yet.</summary>
+    /// <summary>The nodes to connect to, tried in turn. Their passwords are never logged or put in a message.</summary>
+    public required IReadOnlyList<AmqpUri> Endpoints { get; init; }
+
+    /// <summary>The queue the session declares if it does not exist yet.</summary>
     public required string Queue { get; init; }
+
+    /// <summary>The kind of queue declared, the dead-letter queue's too.</summary>
+    /// <remarks>Defaults to <see cref="BrokerQueueType.Quorum"/>: replicated, and what RabbitMQ recommends for data that must not be lost.</remarks>
+    public BrokerQueueType QueueType { get; init; }
+
+    /// <summary>The exchange messages are published to: declared (direct, durable) and bound to <see cref="Queue"/> with <see cref="RoutingKey"/>.</summary>
+    /// <remarks>Defaults to the default exchange (""), which routes by queue name and needs no declaration.</remarks>
+    public string Exchange { get; init; } = "";
+
+    /// <summary>The routing key messages are published with, and <see cref="Queue"/> is bound with.</summary>
+    /// <remarks>Defaults to <see cref="Queue"/>'s name.</remarks>
+    public string RoutingKey { get => _routingKey ?? Queue; init => _routingKey = value; }
+
+    /// <summary>The fanout exchange dead letters go to: the consumer's own (with reasons) and the broker's (rejects).</summary>
+    public string DeadLetterExchange => $"{Queue}.dlx";
+
+    /// <summary>The queue that keeps <see cref="Queue"/>'s dead letters.</summary>
+    public string DeadLetterQueue => $"{Queue}.dead-letter";
 
     /// <summary>The name the broker shows for the session's connections.</summary>
     /// <remarks>Defaults to <c>prewire</c>.</remarks>

@@ -1,94 +1,177 @@
+using Prewire.Amqp;
 using Prewire.Messaging;
 using Prewire.Pipeline;
 using Prewire.RabbitMQ.Internal;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Events;
+using RabbitMQ.Client.Exceptions;
 
 namespace Prewire.RabbitMQ;
 
 /// <summary>
 /// Consumes a queue with RabbitMQ.Client and runs each delivery through the incoming pipeline.
-/// A delivery is acknowledged only after the pipeline completed; one that fails is rejected without
-/// requeue (and dead-lettered where the queue says so), so nothing acknowledged was left unprocessed.
+/// A delivery is acknowledged only after the pipeline completed (handled, dead-lettered or found a
+/// duplicate, <see cref="TransportReceiveContext.Outcome"/>); one whose pipeline fails is rejected
+/// without requeue (the queue dead-letters it), so nothing acknowledged was left unprocessed. A lost
+/// connection is replaced through the <see cref="BrokerConnection"/> and consuming goes on.
 /// </summary>
-public sealed class RabbitMqReceiver(BrokerSession session, Pipeline<TransportReceiveContext> pipeline, Action<string, Exception> rejected)
+public sealed class RabbitMqReceiver(BrokerConnection connection, Pipeline<TransportReceiveContext> pipeline, Action<string, Exception> rejected)
 {
+    private int _started;
+    private int _taken;
+    private int _handled;
+    private int _deadLettered;
+    private int _duplicates;
+    private int _rejected;
+    private int _inFlight;
+    private int _closing;
+
     /// <summary>How long a stop waits for the deliveries being handled to finish; those still running stay unacknowledged and are redelivered.</summary>
     /// <remarks>Defaults to 4 seconds: within the 5 s a container runtime gives before SIGKILL.</remarks>
     public TimeSpan DrainTimeout { get; init; } = TimeSpan.FromSeconds(4);
 
+    /// <summary>Called when the connection was lost, before reconnecting.</summary>
+    public Action<Exception>? ConnectionLost { get; init; }
+
     /// <summary>
-    /// Handles and acknowledges <paramref name="count"/> deliveries, or fewer when
+    /// Settles <paramref name="count"/> deliveries (<see cref="ReceiveResult.Settled"/>), or fewer when
     /// <paramref name="stopping"/> is cancelled first: then it takes no more, waits for those being
-    /// handled (up to <see cref="DrainTimeout"/>) and returns. Returns how many were acknowledged.
+    /// handled (up to <see cref="DrainTimeout"/>) and returns.
     /// </summary>
-    /// <param name="count">Deliveries to acknowledge; more are never handled, they stay in the queue.</param>
+    /// <param name="count">Deliveries to settle; more are never handled, they stay in the queue.</param>
     /// <param name="prefetch">Unacknowledged deliveries the broker may send ahead (AMQP basic.qos); 0 for no limit.</param>
     /// <param name="stopping">Stops taking deliveries; the ones being handled still finish.</param>
-    public async Task<int> ReceiveAsync(int count, ushort prefetch, CancellationToken stopping)
+    /// <exception cref="AmqpException">The connection was lost and could not be replaced.</exception>
+    public async Task<ReceiveResult> ReceiveAsync(int count, ushort prefetch, CancellationToken stopping)
     {
-        ArgumentNullException.ThrowIfNull(session);
-        var channel = session.Channel;
+        ArgumentNullException.ThrowIfNull(connection);
+        if (Interlocked.Exchange(ref _started, 1) != 0) throw new InvalidOperationException("a receiver runs once");
         // Without a limit the broker pushes the whole queue to this channel; with a count, never more than it.
-        // Not cancelled by the stop: a stop that comes this early still ends in a normal return (0 handled).
-        await channel.BasicQosAsync(0, prefetch == 0 || prefetch > count ? (ushort)Math.Min(count, ushort.MaxValue) : prefetch, global: false, CancellationToken.None).ConfigureAwait(false);
-
-        var (taken, acknowledged, inFlight, closing) = (0, 0, 0, 0);
+        var limit = prefetch == 0 || prefetch > count ? (ushort)Math.Min(count, ushort.MaxValue) : prefetch;
         var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var drained = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        var consumer = new AsyncEventingBasicConsumer(channel);
-        consumer.ReceivedAsync += async (_, delivery) =>
+        var reconnectsBefore = connection.Reconnects;
+        using var onStop = stopping.Register(() => done.TrySetResult());
+
+        while (true)
         {
-            // Past the count or stopping: neither handled nor acknowledged, so the broker requeues it when
-            // the channel closes. A rejected delivery gives its place back; the client dispatches one
-            // delivery at a time, so a delivery is only turned away once the count was acknowledged.
-            if (stopping.IsCancellationRequested || Interlocked.Increment(ref taken) > count) return;
-            Interlocked.Increment(ref inFlight);
+            var session = connection.Session;
+            var lost = new TaskCompletionSource<Exception>(TaskCreationOptions.RunContinuationsAsynchronously);
+            var consumer = new AsyncEventingBasicConsumer(session.Channel);
+            consumer.ReceivedAsync += (_, delivery) => OnDeliveryAsync(session.Channel, delivery, count, done, drained);
+            consumer.ShutdownAsync += (_, reason) =>
+            {
+                if (reason.Initiator != ShutdownInitiator.Application)
+                    lost.TrySetResult(RabbitMqDispatch.Lost(session, reason, new AlreadyClosedException(reason)));
+                return Task.CompletedTask;
+            };
+            string? tag = null;
             try
             {
-                if (!await HandleAsync(channel, delivery).ConfigureAwait(false)) Interlocked.Decrement(ref taken);
-                else if (Interlocked.Increment(ref acknowledged) >= count) done.TrySetResult();
+                // Not cancelled by the stop: a stop that comes this early still ends in a normal return.
+                await session.Channel.BasicQosAsync(0, limit, global: false, CancellationToken.None).ConfigureAwait(false);
+                tag = await session.Channel.BasicConsumeAsync(session.Options.Queue, autoAck: false, consumer, CancellationToken.None).ConfigureAwait(false);
             }
-            finally
+            catch (OperationInterruptedException e)
             {
-                if (Interlocked.Decrement(ref inFlight) == 0 && Volatile.Read(ref closing) == 1) drained.TrySetResult();
+                lost.TrySetResult(RabbitMqDispatch.Lost(session, e));
             }
-        };
 
-        var tag = await channel.BasicConsumeAsync(session.Options.Queue, autoAck: false, consumer, CancellationToken.None).ConfigureAwait(false);
-        using (stopping.Register(() => done.TrySetResult()))
-        {
-            await done.Task.ConfigureAwait(false);
+            if (await Task.WhenAny(done.Task, lost.Task).ConfigureAwait(false) == done.Task)
+            {
+                Volatile.Write(ref _closing, 1);
+                if (tag is not null && session.Channel.IsOpen)
+                {
+                    try
+                    {
+                        await session.Channel.BasicCancelAsync(tag, noWait: false, CancellationToken.None).ConfigureAwait(false);
+                    }
+                    catch (OperationInterruptedException)
+                    {
+                        // Lost as we stop: whatever was not acknowledged is redelivered.
+                    }
+                }
+                if (Volatile.Read(ref _inFlight) == 0) drained.TrySetResult();
+                await Task.WhenAny(drained.Task, Task.Delay(DrainTimeout, CancellationToken.None)).ConfigureAwait(false);
+                return Result();
+            }
+
+            ConnectionLost?.Invoke(await lost.Task.ConfigureAwait(false));
+            try
+            {
+                await connection.ReconnectAsync(session, stopping).ConfigureAwait(false);
+            }
+            catch (OperationCanceledException) when (stopping.IsCancellationRequested)
+            {
+                return Result();
+            }
         }
-        Volatile.Write(ref closing, 1);
-        await channel.BasicCancelAsync(tag, noWait: false, CancellationToken.None).ConfigureAwait(false);
-        if (Volatile.Read(ref inFlight) == 0) drained.TrySetResult();
-        await Task.WhenAny(drained.Task, Task.Delay(DrainTimeout, CancellationToken.None)).ConfigureAwait(false);
-        return Volatile.Read(ref acknowledged);
+
+        ReceiveResult Result() => new(Volatile.Read(ref _handled), Volatile.Read(ref _deadLettered), Volatile.Read(ref _duplicates), Volatile.Read(ref _rejected),
+            connection.Reconnects - reconnectsBefore);
     }
 
-    // True when acknowledged, false when rejected.
-    private async Task<bool> HandleAsync(IChannel channel, BasicDeliverEventArgs delivery)
+    private async Task OnDeliveryAsync(IChannel channel, BasicDeliverEventArgs delivery, int count, TaskCompletionSource done, TaskCompletionSource drained)
+    {
+        // Past the count or stopping: neither handled nor acknowledged, so the broker requeues it when
+        // the channel closes. A delivery that does not count gives its place back; the client dispatches
+        // one delivery at a time, so a delivery is only turned away once the count was settled.
+        if (done.Task.IsCompleted || Interlocked.Increment(ref _taken) > count) return;
+        Interlocked.Increment(ref _inFlight);
+        try
+        {
+            var outcome = await HandleAsync(channel, delivery).ConfigureAwait(false);
+            var settled = outcome switch
+            {
+                ReceiveOutcome.Handled => Interlocked.Increment(ref _handled) + Volatile.Read(ref _deadLettered),
+                ReceiveOutcome.DeadLettered => Interlocked.Increment(ref _deadLettered) + Volatile.Read(ref _handled),
+                _ => -1,
+            };
+            if (settled < 0) Interlocked.Decrement(ref _taken);
+            else if (settled >= count) done.TrySetResult();
+        }
+        finally
+        {
+            if (Interlocked.Decrement(ref _inFlight) == 0 && Volatile.Read(ref _closing) == 1) drained.TrySetResult();
+        }
+    }
+
+    // The outcome, or null when the pipeline failed and the delivery was rejected.
+    private async Task<ReceiveOutcome?> HandleAsync(IChannel channel, BasicDeliverEventArgs delivery)
     {
         // Not the stop token: a delivery being handled when the stop comes finishes and is acknowledged.
+        // No message id: "", which no duplicate check matches (delivery tags repeat across channels).
         var context = new TransportReceiveContext(
-            delivery.BasicProperties.MessageId ?? $"delivery-{delivery.DeliveryTag}",
+            delivery.BasicProperties.MessageId ?? "",
             FieldTables.ToHeaders(delivery.BasicProperties.Headers),
             delivery.Body,
             CancellationToken.None);
+        var failed = false;
         try
         {
-            await pipeline.Invoke(context).ConfigureAwait(false);
-        }
+            try
+            {
+                await pipeline.Invoke(context).ConfigureAwait(false);
+            }
 #pragma warning disable CA1031 // A failing message must not stop the consumer; it is rejected and reported.
-        catch (Exception e)
+            catch (Exception e)
 #pragma warning restore CA1031
-        {
-            rejected(context.MessageId, e);
-            await channel.BasicRejectAsync(delivery.DeliveryTag, requeue: false, CancellationToken.None).ConfigureAwait(false);
-            return false;
+            {
+                failed = true;
+                rejected(context.MessageId, e);
+                Interlocked.Increment(ref _rejected);
+                await channel.BasicRejectAsync(delivery.DeliveryTag, requeue: false, CancellationToken.None).ConfigureAwait(false);
+                return null;
+            }
+            if (context.Outcome == ReceiveOutcome.Duplicate) Interlocked.Increment(ref _duplicates);
+            await channel.BasicAckAsync(delivery.DeliveryTag, multiple: false, CancellationToken.None).ConfigureAwait(false);
         }
-        await channel.BasicAckAsync(delivery.DeliveryTag, multiple: false, CancellationToken.None).ConfigureAwait(false);
-        return true;
+        catch (OperationInterruptedException)
+        {
+            // The connection went while this delivery was handled: it is redelivered on the next one, and
+            // a handled message then meets the duplicate check; a rejected one is simply tried again.
+            if (failed) return null;
+        }
+        return context.Outcome;
     }
 }

@@ -12,9 +12,9 @@ public sealed class RoundTripTests
     public async Task A_dispatched_message_is_received_with_its_headers_and_acknowledged()
     {
         var queue = $"prewire.rabbitmq-tests.{Guid.NewGuid():N}";
-        await using var session = await OpenAsync(queue);
+        await using var connection = await ConnectAsync(queue);
         await using var dispatch = new RabbitMqDispatch();
-        dispatch.Attach(session);
+        dispatch.Attach(connection);
         var outgoing = new PipelineBuilder().Register("dispatch", dispatch, "publishes").Build<DispatchContext>();
         var headers = new Dictionary<string, string> { [MessageHeaders.ContentType] = "text/plain" };
         await outgoing.Invoke(new DispatchContext(new OutgoingLogicalContext("m-1", "", TestContext.Current.CancellationToken), "", queue, "m-1", headers, "héllo"u8.ToArray()));
@@ -22,18 +22,19 @@ public sealed class RoundTripTests
         TransportReceiveContext? received = null;
         string? body = null;
         var incoming = new PipelineBuilder().Register("handle", new Handle(c => { received = c; body = Encoding.UTF8.GetString(c.Body.Span); }), "records").Build<TransportReceiveContext>();
-        var handled = await new RabbitMqReceiver(session, incoming, (_, e) => Assert.Fail(e.Message)).ReceiveAsync(1, prefetch: 10, TestContext.Current.CancellationToken);
+        var result = await new RabbitMqReceiver(connection, incoming, (_, e) => Assert.Fail(e.Message)).ReceiveAsync(1, prefetch: 10, TestContext.Current.CancellationToken);
 
-        Assert.Equal(1, handled);
+        Assert.Equal(new ReceiveResult(Handled: 1, 0, 0, 0, 0), result);
         Assert.Equal(("m-1", "héllo", "text/plain"), (received!.MessageId, body, received.Headers[MessageHeaders.ContentType]));
-        Assert.Equal(0u, await session.Channel.MessageCountAsync(queue, TestContext.Current.CancellationToken));
+        Assert.Equal(0u, await connection.Session.Channel.MessageCountAsync(queue, TestContext.Current.CancellationToken));
     }
 
     [Fact]
-    public async Task A_message_whose_pipeline_fails_is_rejected_not_acknowledged_as_handled()
+    public async Task A_message_whose_pipeline_fails_is_rejected_to_the_dead_letter_queue_not_acknowledged_as_handled()
     {
         var queue = $"prewire.rabbitmq-tests.{Guid.NewGuid():N}";
-        await using var session = await OpenAsync(queue);
+        await using var connection = await ConnectAsync(queue);
+        var session = connection.Session;
         await session.Channel.BasicPublishAsync("", queue, mandatory: true, new BasicProperties(), "bad"u8.ToArray(), TestContext.Current.CancellationToken);
         await session.Channel.BasicPublishAsync("", queue, mandatory: true, new BasicProperties(), "good"u8.ToArray(), TestContext.Current.CancellationToken);
 
@@ -42,34 +43,36 @@ public sealed class RoundTripTests
         {
             if (c.Body.Span.SequenceEqual("bad"u8)) throw new InvalidDataException("bad body");
         }), "fails on 'bad'").Build<TransportReceiveContext>();
-        var handled = await new RabbitMqReceiver(session, incoming, (id, e) => rejected.Add(e.Message)).ReceiveAsync(1, prefetch: 10, TestContext.Current.CancellationToken);
+        var result = await new RabbitMqReceiver(connection, incoming, (id, e) => rejected.Add(e.Message)).ReceiveAsync(1, prefetch: 10, TestContext.Current.CancellationToken);
 
-        Assert.Equal(1, handled);
+        Assert.Equal(new ReceiveResult(Handled: 1, 0, 0, Rejected: 1, 0), result);
         Assert.Equal(["bad body"], rejected);
+        // The broker dead-letters a rejected message to the queue's dead-letter queue.
+        Assert.Equal(1u, await MessageCountEventuallyAsync(connection, session.Options.DeadLetterQueue, 1));
     }
 
     [Fact]
     public async Task It_takes_exactly_the_count_and_leaves_the_rest_in_the_queue_whatever_the_prefetch()
     {
         var queue = $"prewire.rabbitmq-tests.{Guid.NewGuid():N}";
-        await using (var session = await OpenFilledAsync(queue, 50))
+        await using (var connection = await ConnectFilledAsync(queue, 50))
         {
             var seen = 0;
             var incoming = new PipelineBuilder().Register("handle", new Handle(_ => seen++), "counts").Build<TransportReceiveContext>();
-            var handled = await new RabbitMqReceiver(session, incoming, (_, e) => Assert.Fail(e.Message)).ReceiveAsync(5, prefetch: 0, TestContext.Current.CancellationToken);
-            Assert.Equal((5, 5), (handled, seen));
+            var result = await new RabbitMqReceiver(connection, incoming, (_, e) => Assert.Fail(e.Message)).ReceiveAsync(5, prefetch: 0, TestContext.Current.CancellationToken);
+            Assert.Equal((5, 5), (result.Handled, seen));
         }
 
         // The deliveries sent ahead and not taken went back when the channel closed.
-        await using var after = await OpenAsync(queue);
-        Assert.Equal(45u, await after.Channel.MessageCountAsync(queue, TestContext.Current.CancellationToken));
+        await using var after = await ConnectAsync(queue);
+        Assert.Equal(45u, await after.Session.Channel.MessageCountAsync(queue, TestContext.Current.CancellationToken));
     }
 
     [Fact]
     public async Task A_stop_takes_no_more_deliveries_and_returns_what_was_acknowledged()
     {
         var queue = $"prewire.rabbitmq-tests.{Guid.NewGuid():N}";
-        await using (var session = await OpenFilledAsync(queue, 20))
+        await using (var connection = await ConnectFilledAsync(queue, 20))
         {
             using var stopping = new CancellationTokenSource();
             var seen = 0;
@@ -77,25 +80,38 @@ public sealed class RoundTripTests
             {
                 if (++seen == 3) stopping.Cancel();
             }), "stops at the third").Build<TransportReceiveContext>();
-            var handled = await new RabbitMqReceiver(session, incoming, (_, e) => Assert.Fail(e.Message)).ReceiveAsync(20, prefetch: 5, stopping.Token);
+            var handled = (await new RabbitMqReceiver(connection, incoming, (_, e) => Assert.Fail(e.Message)).ReceiveAsync(20, prefetch: 5, stopping.Token)).Handled;
             // The third was being handled when the stop came: it finished and was acknowledged.
             Assert.Equal((3, 3), (handled, seen));
         }
 
-        await using var after = await OpenAsync(queue);
-        Assert.Equal(17u, await after.Channel.MessageCountAsync(queue, TestContext.Current.CancellationToken));
+        await using var after = await ConnectAsync(queue);
+        Assert.Equal(17u, await after.Session.Channel.MessageCountAsync(queue, TestContext.Current.CancellationToken));
     }
 
-    private static async Task<BrokerSession> OpenFilledAsync(string queue, int messages)
+    internal static async Task<BrokerConnection> ConnectFilledAsync(string queue, int messages, string clientName = "prewire-rabbitmq-tests")
     {
-        var session = await OpenAsync(queue);
+        var connection = await ConnectAsync(queue, clientName);
         for (var i = 0; i < messages; i++)
-            await session.Channel.BasicPublishAsync("", queue, mandatory: true, new BasicProperties(), "m"u8.ToArray(), TestContext.Current.CancellationToken);
-        return session;
+        {
+            await connection.Session.Channel.BasicPublishAsync("", queue, mandatory: true, new BasicProperties { MessageId = $"m-{i}" }, "m"u8.ToArray(),
+                TestContext.Current.CancellationToken);
+        }
+        return connection;
     }
 
-    private static Task<BrokerSession> OpenAsync(string queue) =>
-        BrokerSession.OpenAsync(new BrokerSessionOptions { Uri = TestBroker.AmqpUri, Queue = queue, ClientName = "prewire-rabbitmq-tests", Confirms = true }, TestContext.Current.CancellationToken);
+    internal static Task<BrokerConnection> ConnectAsync(string queue, string clientName = "prewire-rabbitmq-tests") =>
+        BrokerConnection.OpenAsync(new BrokerSessionOptions { Endpoints = [TestBroker.AmqpUri], Queue = queue, ClientName = clientName, Confirms = true },
+            new ReconnectPolicy(), TestContext.Current.CancellationToken);
+
+    // Dead-lettering by the broker happens just after the reject is acknowledged.
+    internal static async Task<uint> MessageCountEventuallyAsync(BrokerConnection connection, string queue, uint expected)
+    {
+        var count = 0u;
+        for (var i = 0; i < 50 && (count = await connection.Session.Channel.MessageCountAsync(queue, TestContext.Current.CancellationToken)) != expected; i++)
+            await Task.Delay(100, TestContext.Current.CancellationToken);
+        return count;
+    }
 
     private sealed class Handle(Action<TransportReceiveContext> handle) : PipelineTerminator<TransportReceiveContext>
     {

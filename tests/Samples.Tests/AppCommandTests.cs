@@ -12,7 +12,7 @@ public sealed class AppCommandTests
     public void A_malformed_broker_uri_fails_with_exit_1_naming_the_option_never_the_password(string uri, string reason)
     {
         var (app, parsed) = Parse("--uri", uri);
-        var e = Assert.Throws<AppException>(() => app.GetBrokerUri(parsed, _log));
+        var e = Assert.Throws<AppException>(() => app.Session(parsed, "test", confirms: false));
         Assert.Equal(ExitCodes.Failure, e.ExitCode);
         Assert.StartsWith("invalid broker URI (--uri / RABBITMQ_URI): ", e.Message, StringComparison.Ordinal);
         Assert.Contains(reason, e.Message, StringComparison.Ordinal);
@@ -25,8 +25,9 @@ public sealed class AppCommandTests
         // The option falls back to RABBITMQ_URI; nothing else in this test assembly reads it.
         Environment.SetEnvironmentVariable("RABBITMQ_URI", null);
         var (app, parsed) = Parse();
-        Assert.Null(app.GetBrokerUri(parsed, _log));
-        var e = Assert.Throws<AppException>(() => app.GetBrokerUri(parsed, _log, neededBy: "--count"));
+        var options = app.Session(parsed, "test", confirms: false);
+        Assert.Null(BrokerOptions.Connecting(options, _log, neededBy: null));
+        var e = Assert.Throws<AppException>(() => BrokerOptions.Connecting(options, _log, neededBy: "--count"));
         Assert.Equal((ExitCodes.Usage, "--count needs a broker: give --uri or RABBITMQ_URI"), (e.ExitCode, e.Message));
     }
 
@@ -34,7 +35,36 @@ public sealed class AppCommandTests
     public void A_good_broker_uri_is_parsed()
     {
         var (app, parsed) = Parse("--uri", "amqp://u:p@127.0.0.1:5673/v");
-        Assert.Equal("amqp://127.0.0.1:5673/v", app.GetBrokerUri(parsed, _log)?.ToString());
+        Assert.Equal(["amqp://127.0.0.1:5673/v"], app.Session(parsed, "test", confirms: false).Endpoints.Select(e => e.ToString()));
+    }
+
+    [Fact]
+    public void Several_nodes_are_given_by_repeating_uri_or_separating_with_commas_in_order()
+    {
+        var (app, parsed) = Parse("--uri", "amqp://127.0.0.1:1/,amqp://127.0.0.1:2/", "--uri", "amqp://127.0.0.1:3/");
+        Assert.Equal(["amqp://127.0.0.1:1/", "amqp://127.0.0.1:2/", "amqp://127.0.0.1:3/"], app.Session(parsed, "test", confirms: false).Endpoints.Select(e => e.ToString()));
+    }
+
+    [Fact]
+    public void The_topology_defaults_to_a_quorum_queue_on_the_default_exchange_and_takes_its_options()
+    {
+        var (app, parsed) = Parse("--queue", "orders");
+        var options = app.Session(parsed, "test", confirms: true);
+        Assert.Equal((RabbitMQ.BrokerQueueType.Quorum, "", "orders", "orders.dlx", "orders.dead-letter"),
+            (options.QueueType, options.Exchange, options.RoutingKey, options.DeadLetterExchange, options.DeadLetterQueue));
+
+        (app, parsed) = Parse("--queue", "orders", "--queue-type", "Classic", "--exchange", "shop", "--routing-key", "order.placed");
+        options = app.Session(parsed, "test", confirms: true);
+        Assert.Equal((RabbitMQ.BrokerQueueType.Classic, "shop", "order.placed"), (options.QueueType, options.Exchange, options.RoutingKey));
+    }
+
+    [Theory]
+    [InlineData("mirrored")]
+    [InlineData("1")]
+    public void An_unknown_queue_type_is_a_parse_error(string value)
+    {
+        var (_, parsed) = Parse("--queue-type", value);
+        Assert.Equal($"--queue-type must be quorum or classic, not '{value}'.", Assert.Single(parsed.Errors).Message);
     }
 
     [Theory]
@@ -70,10 +100,10 @@ public sealed class AppCommandTests
         }
     }
 
-    private static (AppCommand App, System.CommandLine.ParseResult Parsed) Parse(params string[] args)
+    private static (BrokerOptions App, System.CommandLine.ParseResult Parsed) Parse(params string[] args)
     {
         var app = new AppCommand("test", "a test app");
-        app.AddBroker("a queue");
-        return (app, app.Parse(args));
+        var broker = app.AddBroker("a queue");
+        return (broker, app.Parse(args));
     }
 }

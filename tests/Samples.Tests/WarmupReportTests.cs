@@ -34,7 +34,8 @@ public sealed class WarmupReportTests
         var handled = 0;
         var output = new StringWriter();
         var exit = await WarmupReport.RunAsync(
-            () => SamplePipelines.Incoming(_ => { handled++; return Task.CompletedTask; }).Build<TransportReceiveContext>(),
+            () => SamplePipelines.Incoming(_ => { handled++; return Task.CompletedTask; }, WarmupReport.NoDeadLetters, new RecentMessageIds(0), 1, Serilog.Core.Logger.None)
+                .Build<TransportReceiveContext>(),
             () => new TransportReceiveContext("m", new Dictionary<string, string>(), "hi"u8.ToArray()), count, output);
 
         Assert.Equal(ExitCodes.Success, exit);

@@ -3,14 +3,22 @@ using Prewire.Pipeline;
 
 namespace Prewire.Samples.Messaging;
 
-/// <summary>Outgoing: addresses the serialized message to a queue through the default exchange.</summary>
-public sealed class RouteToQueue(string queue) : StageConnector<OutgoingPhysicalContext, DispatchContext>
+/// <summary>Outgoing: addresses the serialized message to an exchange with a routing key ("" and the queue's name for the default exchange).</summary>
+public sealed class Route(string exchange, string routingKey) : StageConnector<OutgoingPhysicalContext, DispatchContext>
 {
+    /// <summary>Where messages go, for logs.</summary>
+    public string Destination => exchange.Length == 0
+        ? $"queue '{routingKey}' via the default exchange"
+        : $"exchange '{exchange}' with routing key '{routingKey}'";
+
+    /// <summary>How --describe shows the step.</summary>
+    public string Description => $"addresses {Destination}";
+
     /// <inheritdoc />
     public override Task Invoke(OutgoingPhysicalContext context, Func<DispatchContext, Task> next)
     {
         ArgumentNullException.ThrowIfNull(context);
         ArgumentNullException.ThrowIfNull(next);
-        return next(new DispatchContext(context, exchange: "", routingKey: queue, context.MessageId, context.Headers, context.Body));
+        return next(new DispatchContext(context, exchange, routingKey, context.MessageId, context.Headers, context.Body));
     }
 }

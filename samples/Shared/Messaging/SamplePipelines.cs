@@ -1,5 +1,6 @@
 using Prewire.Messaging;
 using Prewire.Pipeline;
+using Serilog;
 
 namespace Prewire.Samples.Messaging;
 
@@ -7,18 +8,27 @@ namespace Prewire.Samples.Messaging;
 public static class SamplePipelines
 {
     /// <summary>
-    /// Outgoing: stamp headers → serialize → route to <paramref name="queue"/> → <paramref name="dispatch"/>.
+    /// Outgoing: stamp headers → serialize → <paramref name="route"/> → <paramref name="dispatch"/>.
     /// </summary>
-    public static PipelineBuilder Outgoing(string queue, PipelineTerminator<DispatchContext> dispatch, TimeProvider? clock = null) =>
-        new PipelineBuilder()
+    public static PipelineBuilder Outgoing(Route route, PipelineTerminator<DispatchContext> dispatch, TimeProvider? clock = null)
+    {
+        ArgumentNullException.ThrowIfNull(route);
+        return new PipelineBuilder()
             .Register("stamp-headers", new StampHeaders(clock ?? TimeProvider.System), "adds message id, content type and time sent")
             .Register("serialize", new TextMessages.Serialize(), "writes the text body as UTF-8, once")
-            .Register("route", new RouteToQueue(queue), $"addresses queue '{queue}' via the default exchange")
+            .Register("route", route, route.Description)
             .Register("dispatch", dispatch, "publishes to the broker and waits for its confirm");
+    }
 
-    /// <summary>Incoming: receive → deserialize → <paramref name="handler"/>.</summary>
-    public static PipelineBuilder Incoming(Func<IncomingLogicalContext, Task> handler) =>
+    /// <summary>
+    /// Incoming: the receive stage (duplicates in <paramref name="recent"/> skipped, failures retried up
+    /// to <paramref name="maxAttempts"/> times then dead-lettered, malformed messages dead-lettered at
+    /// once) → receive → deserialize → <paramref name="handler"/>.
+    /// </summary>
+    public static PipelineBuilder Incoming(Func<IncomingLogicalContext, Task> handler, IDeadLetterQueue deadLetters, RecentMessageIds recent, int maxAttempts, ILogger log) =>
         new PipelineBuilder()
+            .Register("suppress-duplicates", new SuppressDuplicates(recent), "skips a message id handled recently (a redelivery)")
+            .Register("retry-dead-letter", new RetryThenDeadLetter(deadLetters, maxAttempts, log), $"runs the rest up to {maxAttempts} times, then dead-letters; malformed at once")
             .Register("receive", new ReceivePhysical(), "takes the delivery's headers and body, without copying")
             .Register("deserialize", new TextMessages.Deserialize(), "reads the UTF-8 text body")
             .Register("handle", new InvokeHandler(handler), "runs the message handler");

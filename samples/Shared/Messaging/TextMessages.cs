@@ -24,7 +24,10 @@ public static class TextMessages
         }
     }
 
-    /// <summary>Incoming: reads the UTF-8 body into the logical message; rejects other content types.</summary>
+    // Strict: a body that is not UTF-8 is malformed, not text with replacement characters in it.
+    private static readonly UTF8Encoding _strictUtf8 = new(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: true);
+
+    /// <summary>Incoming: reads the UTF-8 body into the logical message; another content type or a body that is not UTF-8 is a <see cref="MalformedMessageException"/>.</summary>
     public sealed class Deserialize : StageConnector<IncomingPhysicalContext, IncomingLogicalContext>
     {
         /// <inheritdoc />
@@ -33,8 +36,17 @@ public static class TextMessages
             ArgumentNullException.ThrowIfNull(context);
             ArgumentNullException.ThrowIfNull(next);
             if (context.Headers.TryGetValue(MessageHeaders.ContentType, out var type) && type != ContentType)
-                throw new InvalidDataException($"message {context.MessageId} has content type '{type}'; expected '{ContentType}'");
-            return next(new IncomingLogicalContext(context, context.MessageId, context.Headers, Encoding.UTF8.GetString(context.Body.Span)));
+                throw new MalformedMessageException($"content type '{type}'; expected '{ContentType}'");
+            string text;
+            try
+            {
+                text = _strictUtf8.GetString(context.Body.Span);
+            }
+            catch (DecoderFallbackException e)
+            {
+                throw new MalformedMessageException("the body is not valid UTF-8", e);
+            }
+            return next(new IncomingLogicalContext(context, context.MessageId, context.Headers, text));
         }
     }
 }

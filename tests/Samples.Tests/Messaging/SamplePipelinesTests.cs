@@ -19,7 +19,7 @@ public sealed class SamplePipelinesTests
     {
         var captured = new Capture();
         var clock = new FixedClock(new DateTimeOffset(2026, 11, 22, 7, 0, 0, TimeSpan.Zero));
-        var pipeline = Build<OutgoingLogicalContext>(SamplePipelines.Outgoing("orders", captured, clock), builder);
+        var pipeline = Build<OutgoingLogicalContext>(SamplePipelines.Outgoing(new Route("", "orders"), captured, clock), builder);
 
         await pipeline.Invoke(new OutgoingLogicalContext("id-1", "héllo"));
 
@@ -36,7 +36,7 @@ public sealed class SamplePipelinesTests
     public async Task Incoming_reads_the_body_in_place_and_hands_the_text_to_the_handler(string builder)
     {
         IncomingLogicalContext? handled = null;
-        var pipeline = Build<TransportReceiveContext>(SamplePipelines.Incoming(c => { handled = c; return Task.CompletedTask; }), builder);
+        var pipeline = Build<TransportReceiveContext>(Incoming(c => { handled = c; return Task.CompletedTask; }, new DeadLetters()), builder);
         var headers = new Dictionary<string, string> { [MessageHeaders.ContentType] = TextMessages.ContentType };
 
         await pipeline.Invoke(new TransportReceiveContext("id-2", headers, Encoding.UTF8.GetBytes("wörld")));
@@ -47,19 +47,86 @@ public sealed class SamplePipelinesTests
 
     [Theory]
     [MemberData(nameof(Builders))]
-    public async Task Incoming_rejects_a_foreign_content_type_with_a_clear_error(string builder)
+    public async Task Incoming_dead_letters_a_foreign_content_type_at_once_without_running_the_handler(string builder)
     {
-        var pipeline = Build<TransportReceiveContext>(SamplePipelines.Incoming(_ => Task.CompletedTask), builder);
+        var (deadLetters, handled) = (new DeadLetters(), 0);
+        var pipeline = Build<TransportReceiveContext>(Incoming(_ => { handled++; return Task.CompletedTask; }, deadLetters), builder);
         var headers = new Dictionary<string, string> { [MessageHeaders.ContentType] = "application/json" };
 
-        var e = await Assert.ThrowsAsync<InvalidDataException>(() => pipeline.Invoke(new TransportReceiveContext("id-3", headers, "{}"u8.ToArray())));
-        Assert.Contains("message id-3 has content type 'application/json'", e.Message, StringComparison.Ordinal);
+        var message = new TransportReceiveContext("id-3", headers, "{}"u8.ToArray());
+        await pipeline.Invoke(message);
+
+        var (sent, failure, attempts) = Assert.Single(deadLetters.Sent);
+        Assert.Equal((message, ReceiveOutcome.DeadLettered, 0, 0), (sent, message.Outcome, attempts, handled));
+        Assert.Equal("content type 'application/json'; expected 'text/plain; charset=utf-8'", Assert.IsType<MalformedMessageException>(failure).Message);
+    }
+
+    [Theory]
+    [MemberData(nameof(Builders))]
+    public async Task Incoming_dead_letters_a_body_that_is_not_utf8_at_once(string builder)
+    {
+        var deadLetters = new DeadLetters();
+        var pipeline = Build<TransportReceiveContext>(Incoming(_ => Task.CompletedTask, deadLetters), builder);
+
+        await pipeline.Invoke(new TransportReceiveContext("", new Dictionary<string, string>(), new byte[] { 0x66, 0xC3, 0x28 }));
+
+        Assert.Equal("the body is not valid UTF-8", Assert.IsType<MalformedMessageException>(Assert.Single(deadLetters.Sent).Failure).Message);
+    }
+
+    [Theory]
+    [MemberData(nameof(Builders))]
+    public async Task Incoming_retries_a_failing_handler_then_dead_letters_it_with_the_attempts(string builder)
+    {
+        var (deadLetters, runs) = (new DeadLetters(), 0);
+        var pipeline = Build<TransportReceiveContext>(Incoming(_ => ++runs < 3 ? throw new TimeoutException($"run {runs}") : Task.CompletedTask, deadLetters, maxAttempts: 3), builder);
+        var recovers = new TransportReceiveContext("id-4", new Dictionary<string, string>(), "x"u8.ToArray());
+        await pipeline.Invoke(recovers);
+        Assert.Equal((3, ReceiveOutcome.Handled, 0), (runs, recovers.Outcome, deadLetters.Sent.Count));
+
+        runs = -100;
+        var poison = new TransportReceiveContext("id-5", new Dictionary<string, string>(), "x"u8.ToArray());
+        await pipeline.Invoke(poison);
+        var (_, failure, attempts) = Assert.Single(deadLetters.Sent);
+        Assert.Equal((-97, ReceiveOutcome.DeadLettered, 3, "run -97"), (runs, poison.Outcome, attempts, failure.Message));
+    }
+
+    [Theory]
+    [MemberData(nameof(Builders))]
+    public async Task Incoming_skips_a_message_id_it_handled_or_dead_lettered_but_always_handles_one_without_an_id(string builder)
+    {
+        var handled = new List<string>();
+        var pipeline = Build<TransportReceiveContext>(Incoming(c => { handled.Add((string)c.Message); return Task.CompletedTask; }, new DeadLetters()), builder);
+        TransportReceiveContext Message(string id, string text) => new(id, new Dictionary<string, string>(), Encoding.UTF8.GetBytes(text));
+
+        var outcomes = new List<ReceiveOutcome>();
+        foreach (var message in new[] { Message("a", "1"), Message("b", "2"), Message("a", "3"), Message("", "4"), Message("", "5") })
+        {
+            await pipeline.Invoke(message);
+            outcomes.Add(message.Outcome);
+        }
+
+        Assert.Equal(["1", "2", "4", "5"], handled);
+        Assert.Equal([ReceiveOutcome.Handled, ReceiveOutcome.Handled, ReceiveOutcome.Duplicate, ReceiveOutcome.Handled, ReceiveOutcome.Handled], outcomes);
+    }
+
+    private static PipelineBuilder Incoming(Func<IncomingLogicalContext, Task> handler, DeadLetters deadLetters, int maxAttempts = 1) =>
+        SamplePipelines.Incoming(handler, deadLetters, new RecentMessageIds(100), maxAttempts, Serilog.Core.Logger.None);
+
+    private sealed class DeadLetters : IDeadLetterQueue
+    {
+        public List<(TransportReceiveContext Message, Exception Failure, int Attempts)> Sent { get; } = [];
+
+        public Task SendAsync(TransportReceiveContext message, Exception failure, int attempts)
+        {
+            Sent.Add((message, failure, attempts));
+            return Task.CompletedTask;
+        }
     }
 
     [Fact]
     public void Outgoing_describes_itself_stage_by_stage()
     {
-        var text = SamplePipelines.Outgoing("orders", new Capture()).Build<OutgoingLogicalContext>().Describe();
+        var text = SamplePipelines.Outgoing(new Route("", "orders"), new Capture()).Build<OutgoingLogicalContext>().Describe();
 
         Assert.Contains("Pipeline<OutgoingLogicalContext> (prewired, 4 steps)", text, StringComparison.Ordinal);
         Assert.Contains("stage OutgoingPhysicalContext", text, StringComparison.Ordinal);

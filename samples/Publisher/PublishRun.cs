@@ -1,0 +1,76 @@
+using Prewire.Amqp;
+using Prewire.Messaging;
+using Prewire.Pipeline;
+using Prewire.RabbitMQ;
+using Serilog;
+
+namespace Prewire.Publisher;
+
+/// <summary>
+/// Publishes a number of messages through the pipeline, a fixed number in flight, each until the broker
+/// confirmed it: a message whose connection was lost is published again on the connection that
+/// replaces it (at least once: the broker may have had it), one the broker refused (nack, return)
+/// is counted as failed. Stopping ends it between messages.
+/// </summary>
+internal sealed class PublishRun(Pipeline<OutgoingLogicalContext> pipeline, BrokerConnection? connection, ILogger log)
+{
+    private int _next = -1;
+    private int _confirmed;
+    private int _refused;
+    private int _republished;
+    private BrokerSession? _reportedLoss;
+
+    /// <summary>Messages the broker confirmed.</summary>
+    public int Confirmed => Volatile.Read(ref _confirmed);
+
+    /// <summary>Messages the broker refused (nacked or returned as unroutable).</summary>
+    public int Refused => Volatile.Read(ref _refused);
+
+    /// <summary>Publishes made again after a lost connection.</summary>
+    public int Republished => Volatile.Read(ref _republished);
+
+    /// <summary>Why the last refused message was refused.</summary>
+    public string? LastRefusal { get; private set; }
+
+    /// <summary>Publishes <paramref name="count"/> messages, <paramref name="concurrency"/> at a time.</summary>
+    /// <param name="count">Messages to publish.</param>
+    /// <param name="concurrency">Publishes awaiting their confirms at once.</param>
+    /// <param name="stopping">Ends the run between messages.</param>
+    /// <param name="abandon">Gives up on the publishes in flight (and on reconnecting).</param>
+    /// <exception cref="AmqpException">The connection was lost and could not be replaced.</exception>
+    public Task RunAsync(int count, int concurrency, CancellationToken stopping, CancellationToken abandon) =>
+        Task.WhenAll(Enumerable.Range(0, Math.Max(1, Math.Min(concurrency, count))).Select(_ => PublishAsync(count, stopping, abandon)));
+
+    private async Task PublishAsync(int count, CancellationToken stopping, CancellationToken abandon)
+    {
+        int index;
+        while (!stopping.IsCancellationRequested && (index = Interlocked.Increment(ref _next)) < count)
+        {
+            // One id for every publish of a message: the consumer recognises a copy by it.
+            var (id, text) = (Guid.NewGuid().ToString("N"), $"message {index + 1} of {count}");
+            while (true)
+            {
+                var session = connection?.Session;
+                try
+                {
+                    await pipeline.Invoke(new OutgoingLogicalContext(id, text, abandon)).ConfigureAwait(false);
+                    Interlocked.Increment(ref _confirmed);
+                    break;
+                }
+                catch (AmqpException e) when (e.ConnectionLost && connection is not null && session is not null)
+                {
+                    if (Interlocked.Exchange(ref _reportedLoss, session) != session)
+                        log.Warning("{Error}; reconnecting, then publishing again what was not confirmed", e.Message);
+                    await connection.ReconnectAsync(session, abandon).ConfigureAwait(false);
+                    Interlocked.Increment(ref _republished);
+                }
+                catch (AmqpException e) when (!e.ConnectionLost)
+                {
+                    Interlocked.Increment(ref _refused);
+                    LastRefusal = e.Message;
+                    break;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,112 @@
+using System.CommandLine;
+using Prewire.Amqp;
+using Prewire.RabbitMQ;
+using Serilog;
+
+namespace Prewire.Samples;
+
+/// <summary>
+/// The broker options the apps share, each falling back to an environment variable: the nodes
+/// (<c>--uri</c>, repeated or comma-separated), the queue, its type, and the exchange and routing key
+/// messages travel by. Made by <see cref="AppCommand.AddBroker"/>.
+/// </summary>
+public sealed class BrokerOptions
+{
+    private readonly Option<string[]> _uri;
+    private readonly Option<string?> _queue;
+    private readonly Option<BrokerQueueType> _queueType;
+    private readonly Option<string?> _exchange;
+    private readonly Option<string?> _routingKey;
+
+    internal BrokerOptions(AppCommand app, string queueDescription)
+    {
+        _uri = new Option<string[]>("--uri")
+        {
+            Description = "AMQP URI of a RabbitMQ node, e.g. amqp://guest:guest@127.0.0.1:5672/; repeat it or separate with commas for a cluster's nodes. Without it the app does not connect. Env: RABBITMQ_URI.",
+            Arity = ArgumentArity.OneOrMore,
+            DefaultValueFactory = _ => Environment.GetEnvironmentVariable("RABBITMQ_URI") is { Length: > 0 } given ? [given] : [],
+        };
+        app.Add(_uri);
+        _queue = app.AddOption("--queue", queueDescription, "PREWIRE_QUEUE", "prewire.demo");
+        _queueType = new Option<BrokerQueueType>("--queue-type")
+        {
+            Description = "quorum (replicated; the default) or classic. Env: PREWIRE_QUEUE_TYPE.",
+            DefaultValueFactory = result => Environment.GetEnvironmentVariable("PREWIRE_QUEUE_TYPE") is { Length: > 0 } text
+                ? ParseQueueType(result, text, "PREWIRE_QUEUE_TYPE")
+                : BrokerQueueType.Quorum,
+            CustomParser = result => ParseQueueType(result, result.Tokens.Count == 0 ? "" : result.Tokens[^1].Value, "--queue-type"),
+        };
+        app.Add(_queueType);
+        _exchange = app.AddOption("--exchange", "Exchange messages are published to, declared (direct) and bound to the queue; the default exchange when not given.", "PREWIRE_EXCHANGE");
+        _routingKey = app.AddOption("--routing-key", "Routing key messages are published with and the queue is bound with; the queue's name when not given.", "PREWIRE_ROUTING_KEY");
+    }
+
+    /// <summary>The queue given.</summary>
+    public string Queue(ParseResult parsed) => Parsed(parsed).GetValue(_queue)!;
+
+    /// <summary>The topology, and the nodes given (none when the app is not to connect).</summary>
+    /// <param name="parsed">The command line.</param>
+    /// <param name="clientName">The name the broker shows for the connections.</param>
+    /// <param name="confirms">Publisher confirms on the session's channel.</param>
+    public BrokerSessionOptions Session(ParseResult parsed, string clientName, bool confirms)
+    {
+        var endpoints = new List<AmqpUri>();
+        foreach (var text in Parsed(parsed).GetValue(_uri)!.SelectMany(u => u.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)))
+        {
+            // Never echoes the text: it may hold a password.
+            endpoints.Add(AmqpUri.TryParse(text, out var uri, out var error) ? uri
+                : throw new AppException($"invalid broker URI (--uri / RABBITMQ_URI){(endpoints.Count > 0 ? $", number {endpoints.Count + 1}" : "")}: {error}"));
+        }
+        return new BrokerSessionOptions
+        {
+            Endpoints = endpoints,
+            Queue = Queue(parsed),
+            QueueType = parsed.GetValue(_queueType),
+            Exchange = parsed.GetValue(_exchange) ?? "",
+            RoutingKey = parsed.GetValue(_routingKey) ?? Queue(parsed),
+            ClientName = clientName,
+            Confirms = confirms,
+        };
+    }
+
+    /// <summary>
+    /// <paramref name="options"/> when they name a node; else <see langword="null"/> (logged: the app
+    /// does not connect), or a usage error when <paramref name="neededBy"/> names a flag that needs a broker.
+    /// </summary>
+    public static BrokerSessionOptions? Connecting(BrokerSessionOptions options, ILogger log, string? neededBy)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        ArgumentNullException.ThrowIfNull(log);
+        if (options.Endpoints.Count > 0) return options;
+        if (neededBy is not null) throw new AppException($"{neededBy} needs a broker: give --uri or RABBITMQ_URI", ExitCodes.Usage);
+        log.Information("No broker URI given (--uri / RABBITMQ_URI): not connecting");
+        return null;
+    }
+
+    /// <summary>
+    /// Connects (each node once; a broker that is not there at start is an error at once) and logs
+    /// it, and every later loss, retry and reconnection.
+    /// </summary>
+    public static async Task<BrokerConnection> ConnectAsync(BrokerSessionOptions options, ILogger log, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(log);
+        var connection = await BrokerConnection.OpenAsync(options, new ReconnectPolicy(), cancellationToken).ConfigureAwait(false);
+        log.Information("Connected to {Broker} as {Client}", connection.Session.Uri, options.ClientName);
+        connection.RetryingAfter = (e, delay) => log.Warning("Could not reconnect ({Error}); trying again in {Delay:0} ms", e.Message, delay.TotalMilliseconds);
+        connection.Reconnected = session => log.Information("Reconnected to {Broker}", session.Uri);
+        return connection;
+    }
+
+    private static ParseResult Parsed(ParseResult parsed)
+    {
+        ArgumentNullException.ThrowIfNull(parsed);
+        return parsed;
+    }
+
+    private static BrokerQueueType ParseQueueType(System.CommandLine.Parsing.ArgumentResult result, string text, string source)
+    {
+        if (Enum.TryParse<BrokerQueueType>(text, ignoreCase: true, out var type) && Enum.IsDefined(type) && !char.IsDigit(text[0])) return type;
+        result.AddError($"{source} must be quorum or classic, not '{text}'.");
+        return BrokerQueueType.Quorum;
+    }
+}

@@ -1,0 +1,62 @@
+using System.Globalization;
+using Prewire.Amqp;
+using Prewire.Messaging;
+using RabbitMQ.Client;
+using RabbitMQ.Client.Exceptions;
+
+namespace Prewire.RabbitMQ;
+
+/// <summary>
+/// Dead letters published by the consumer itself, on its session's channel with confirms, to the
+/// queue's dead-letter exchange: the body as delivered, its headers, and why
+/// (<see cref="MessageHeaders.DeadLetterReason"/> and the exception's type and message), which a
+/// broker-side reject cannot carry. The delivery is acknowledged only after the broker confirmed the
+/// dead letter, so a crash in between leaves a duplicate, never a loss.
+/// </summary>
+public sealed class RabbitMqDeadLetterQueue : IDeadLetterQueue
+{
+    private BrokerConnection? _connection;
+
+    /// <summary>Dead-letters through <paramref name="connection"/>'s session from now on, whose channel must have publisher confirms on.</summary>
+    public void Attach(BrokerConnection connection)
+    {
+        ArgumentNullException.ThrowIfNull(connection);
+        if (!connection.Session.Options.Confirms) throw new ArgumentException("the session's channel must have publisher confirms on", nameof(connection));
+        _connection = connection;
+    }
+
+    /// <inheritdoc />
+    public async Task SendAsync(TransportReceiveContext message, Exception failure, int attempts)
+    {
+        ArgumentNullException.ThrowIfNull(message);
+        ArgumentNullException.ThrowIfNull(failure);
+        var session = _connection?.Session ?? throw new InvalidOperationException("No connection attached: call Attach before dead-lettering.");
+        var headers = new Dictionary<string, object?>(message.Headers.Count + 5, StringComparer.Ordinal);
+        foreach (var (key, value) in message.Headers) headers[key] = value;
+        headers[MessageHeaders.DeadLetterReason] = failure is MalformedMessageException ? "malformed" : "failed";
+        headers[MessageHeaders.ExceptionType] = failure.GetType().FullName;
+        headers[MessageHeaders.ExceptionMessage] = failure.Message;
+        headers[MessageHeaders.Attempts] = attempts.ToString(CultureInfo.InvariantCulture);
+        headers[MessageHeaders.OriginalQueue] = session.Options.Queue;
+        var properties = new BasicProperties
+        {
+            MessageId = message.MessageId.Length == 0 ? null : message.MessageId,
+            ContentType = message.Headers.GetValueOrDefault(MessageHeaders.ContentType),
+            DeliveryMode = DeliveryModes.Persistent,
+            Headers = headers,
+        };
+        try
+        {
+            await session.Channel.BasicPublishAsync(session.Options.DeadLetterExchange, "", mandatory: true, properties, message.Body, CancellationToken.None).ConfigureAwait(false);
+        }
+        catch (OperationInterruptedException e)
+        {
+            throw RabbitMqDispatch.Lost(session, e);
+        }
+        catch (PublishException e)
+        {
+            throw new AmqpException(e.IsReturn ? AmqpExceptionKind.Returned : AmqpExceptionKind.Nacked,
+                $"RabbitMQ at {session.Uri} did not take the dead letter of message '{message.MessageId}' ({session.Options.DeadLetterExchange})", e);
+        }
+    }
+}
