@@ -8,7 +8,8 @@ packages=(
   gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross
                                     # linux-arm64 cross toolchain: crt files and libgcc, GNU ld, the C runtime
   qemu-user-static                  # runs linux-arm64 binaries on this x64 host
-  rabbitmq-server amqp-tools        # the throwaway broker for tests and the demo, and an independent client
+  rabbitmq-server amqp-tools python3-pika
+                                    # the throwaway broker for tests and the demo, and clients not written here
   iproute2                          # ss: free-port checks for the broker
   wrk hyperfine                     # HTTP load and whole-process timings
   python3                           # build/codegen/amqp_methods.py (CI checks the generated files)

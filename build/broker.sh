@@ -6,6 +6,8 @@
 #   build/broker.sh stop     stop the node and its epmd, keep the logs
 #   build/broker.sh status   exit 0 when the node answers
 #   build/broker.sh ctl ...  run rabbitmqctl against the node (e.g. "ctl set_vm_memory_high_watermark 0")
+#   build/broker.sh kill     SIGKILL the node (a crash: no goodbye to clients), keep its data
+#   build/broker.sh revive   start a killed node again on the same ports with its data
 #
 # artifacts/broker/env holds RABBITMQ_URI and the node's settings; `source` it to talk to the node.
 # PREWIRE_BROKER_STATE=DIR keeps a node's data, logs and env there instead, so several nodes (the test
@@ -76,17 +78,35 @@ ENV
   # Our own epmd, bound to loopback on our port, so stopping it never touches another node's.
   epmd -port "$epmd" -address 127.0.0.1 >/dev/null 2>&1 &
   echo $! > "$state/epmd.pid"
-  setsid rabbitmq-server > "$state/log/server.out" 2>&1 < /dev/null &
+  launch
+}
+
+launch() {
+  setsid rabbitmq-server >> "$state/log/server.out" 2>&1 < /dev/null &
   echo $! > "$state/server.pid"
 
-  say "starting on 127.0.0.1:$amqp (node $RABBITMQ_NODENAME, data in ${state#$root/})"
+  say "starting on 127.0.0.1:$RABBITMQ_NODE_PORT (node $RABBITMQ_NODENAME, data in ${state#$root/})"
   for _ in $(seq 1 120); do
-    if ctl status >/dev/null 2>&1 && ctl await_startup >/dev/null 2>&1; then say "ready: amqp://127.0.0.1:$amqp/"; return 0; fi
+    if ctl status >/dev/null 2>&1 && ctl await_startup >/dev/null 2>&1; then say "ready: amqp://127.0.0.1:$RABBITMQ_NODE_PORT/"; return 0; fi
     if ! kill -0 "$(cat "$state/server.pid")" 2>/dev/null; then break; fi
     sleep 0.5
   done
   say "did not start; last log lines:"; tail -n 20 "$state/log/"*.log "$state/log/server.out" >&2 2>/dev/null || true
   stop_quietly; exit 1
+}
+
+crash() {
+  load_env
+  # rabbitmq-server drops to its own user in a session of its own: find the node by its AMQP port and
+  # kill its whole group (beam and its helpers).
+  local beam pgid
+  beam=$(ss -Hltnp "sport = :$RABBITMQ_NODE_PORT" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
+  [[ -n "$beam" ]] || { say "$RABBITMQ_NODENAME is not running"; return 1; }
+  pgid=$(ps -o pgid= -p "$beam" | tr -d ' ')
+  kill -KILL -- "-$pgid" 2>/dev/null || kill -KILL "$beam"
+  while kill -0 "$beam" 2>/dev/null || ss -Hltn "sport = :$RABBITMQ_NODE_PORT" | grep -q .; do sleep 0.1; done
+  rm -f "$state/server.pid"
+  say "killed $RABBITMQ_NODENAME (data kept)"
 }
 
 stop_quietly() {
@@ -110,5 +130,7 @@ case "${1:-}" in
   stop) stop_quietly; say "stopped" ;;
   status) ctl status >/dev/null ;;
   ctl) shift; ctl "$@" ;;
-  *) echo "usage: build/broker.sh start|stop|status|ctl ..." >&2; exit 2 ;;
+  kill) crash ;;
+  revive) load_env; launch ;;
+  *) echo "usage: build/broker.sh start|stop|status|ctl ...|kill|revive" >&2; exit 2 ;;
 esac

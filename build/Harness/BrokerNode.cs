@@ -24,10 +24,12 @@ public sealed class BrokerNode : IAsyncDisposable
         GivenUri ?? throw new InvalidOperationException($"{verb}: RABBITMQ_URI is not set (./build.sh {verb} starts a broker)");
 
     /// <summary>RABBITMQ_URI when set (nothing is started or stopped), else a new node in <paramref name="stateDirectory"/>.</summary>
-    public static BrokerNode Start(string stateDirectory)
-    {
-        if (GivenUri is { } given) return new BrokerNode(new Uri(given), stateDirectory: null);
+    public static BrokerNode Start(string stateDirectory) =>
+        GivenUri is { } given ? new BrokerNode(new Uri(given), stateDirectory: null) : StartOwn(stateDirectory);
 
+    /// <summary>A new node in <paramref name="stateDirectory"/>, whatever RABBITMQ_URI says: one a test may stop, kill or restart.</summary>
+    public static BrokerNode StartOwn(string stateDirectory)
+    {
         var (exitCode, output) = RunAsync(stateDirectory, "start").GetAwaiter().GetResult();
         var envFile = Path.Combine(stateDirectory, "env");
         if (exitCode != 0 || !File.Exists(envFile))
@@ -41,6 +43,19 @@ public sealed class BrokerNode : IAsyncDisposable
     {
         var (exitCode, output) = await RunAsync(_stateDirectory, ["ctl", .. args]).ConfigureAwait(false);
         if (exitCode != 0) throw new InvalidOperationException($"rabbitmqctl {string.Join(' ', args)} failed ({exitCode}): {output}");
+    }
+
+    /// <summary>SIGKILL: the node crashes (no goodbye to its clients); its data stays for <see cref="ReviveAsync"/>.</summary>
+    public Task KillAsync() => RunCheckedAsync("kill");
+
+    /// <summary>Starts a killed node again, same port, same data.</summary>
+    public Task ReviveAsync() => RunCheckedAsync("revive");
+
+    private async Task RunCheckedAsync(string verb)
+    {
+        if (_stateDirectory is null) throw new InvalidOperationException($"a node given by RABBITMQ_URI is not the tests' to {verb}");
+        var (exitCode, output) = await RunAsync(_stateDirectory, verb).ConfigureAwait(false);
+        if (exitCode != 0) throw new InvalidOperationException($"build/broker.sh {verb} failed ({exitCode}): {output}");
     }
 
     public async ValueTask DisposeAsync()

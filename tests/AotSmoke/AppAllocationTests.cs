@@ -37,7 +37,8 @@ public sealed class AppAllocationTests(PublishedApps published)
 
     private static readonly (string What, long Bytes)[] _incomingMessage =
     [
-        ("TransportReceiveContext (parent, bag, token, id, headers, body)", 72),
+        ("its message id, 32 hex chars, as the transport reads it", 88),
+        ("TransportReceiveContext (parent, bag, token, id, headers, body, outcome)", 80),
         ("IncomingPhysicalContext", 72),
         ("IncomingLogicalContext", 64),
         ("the text, 15 chars", 56),

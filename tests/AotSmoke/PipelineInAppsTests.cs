@@ -2,54 +2,21 @@ using Prewire.Harness;
 
 namespace Prewire.AotSmoke;
 
-/// <summary>The apps' pipelines in the real binaries, on each RID: through a real broker, described, and built both ways.</summary>
+/// <summary>The apps' pipelines in the real binaries, on each RID: described, and built both ways (MessagingTests runs them through the broker).</summary>
 public sealed class PipelineInAppsTests(PublishedApps published)
 {
-    public static TheoryData<string, string> ClientsByRid()
-    {
-        var data = new TheoryData<string, string>();
-        foreach (var rid in Rids.All)
-            foreach (var client in new[] { "RabbitMQ.Client", "AmqpPublisher" })
-                data.Add(client, rid);
-        return data;
-    }
-
     public static TheoryData<string, string, string> DescriptionsByRid()
     {
         var data = new TheoryData<string, string, string>();
         foreach (var rid in Rids.All)
         {
             data.Add("Publisher", "Pipeline<OutgoingLogicalContext> (prewired, 4 steps)", rid);
-            data.Add("Consumer", "Pipeline<TransportReceiveContext> (prewired, 3 steps)", rid);
+            data.Add("Consumer", "Pipeline<TransportReceiveContext> (prewired, 5 steps)", rid);
         }
         return data;
     }
 
     public static TheoryData<string> EachRid => Rids.Each();
-
-    [Theory]
-    [MemberData(nameof(ClientsByRid))]
-    public async Task Publisher_and_consumer_move_messages_through_the_broker_with_confirms_and_acks(string client, string rid)
-    {
-        var broker = TestBroker.Uri.ToString();
-        var queue = $"aotsmoke.{rid}.{Guid.NewGuid():N}";
-        var count = Rids.Scaled(rid, 200);
-        var publisher = await published.GetSucceededAsync(App.Publisher, rid);
-        var consumer = await published.GetSucceededAsync(App.Consumer, rid);
-        string[] clientFlag = client == "AmqpPublisher" ? ["--amqp-publisher"] : [];
-
-        await using (var publish = AppProcess.Start(publisher.ExecutablePath, ["--uri", broker, "--queue", queue, "--count", $"{count}", .. clientFlag], rid: rid))
-        {
-            Assert.Equal(0, await publish.WaitForExitAsync(TimeSpan.FromSeconds(90)));
-            Assert.Contains($"Published {count} of {count} messages to {queue}, each confirmed", publish.Stdout, StringComparison.Ordinal);
-            Assert.Contains($"(prewired pipeline, {client})", publish.Stdout, StringComparison.Ordinal);
-        }
-
-        await using var consume = AppProcess.Start(consumer.ExecutablePath, ["--uri", broker, "--queue", queue, "--count", $"{count}"], rid: rid);
-        Assert.Equal(0, await consume.WaitForExitAsync(TimeSpan.FromSeconds(90)));
-        Assert.Contains($"Handled and acknowledged {count} of {count} messages from {queue}", consume.Stdout, StringComparison.Ordinal);
-        Assert.Equal("", consume.Stderr);
-    }
 
     [Theory]
     [MemberData(nameof(DescriptionsByRid))]

@@ -18,6 +18,21 @@ internal static class Rids
 
     public static TheoryData<string> Each() => new(All.ToArray());
 
+    /// <summary>Each RID with each client of the Publisher: "RabbitMQ.Client" and "AmqpPublisher" (its <c>--amqp-publisher</c>).</summary>
+    public static TheoryData<string, string> EachWithEachClient()
+    {
+        var data = new TheoryData<string, string>();
+        foreach (var rid in All)
+        {
+            data.Add(rid, "RabbitMQ.Client");
+            data.Add(rid, "AmqpPublisher");
+        }
+        return data;
+    }
+
+    /// <summary>The Publisher's arguments that pick <paramref name="client"/>.</summary>
+    public static string[] ClientArguments(string client) => client == "AmqpPublisher" ? ["--amqp-publisher"] : [];
+
     /// <summary>
     /// Message counts for a run under emulation: qemu runs arm64 code several times slower, so arm64
     /// runs the same checks on fewer messages (never skips them).

@@ -1,0 +1,90 @@
+using System.Globalization;
+using System.Text.Json;
+using System.Text.RegularExpressions;
+using Prewire.Harness;
+
+namespace Prewire.AotSmoke;
+
+/// <summary>
+/// The Publisher and the Consumer of one RID run against one broker, and what their report lines say:
+/// the runs the messaging tests are made of. Every run must end within its timeout (a hang fails).
+/// </summary>
+internal sealed partial class BrokerApps(PublishedApps published, string rid, Uri broker)
+{
+    public Uri Broker => broker;
+
+    public async Task<AppProcess> StartAsync(App app, string queue, int count, params string[] args)
+    {
+        var build = await published.GetSucceededAsync(app, rid);
+        return AppProcess.Start(build.ExecutablePath, ["--uri", broker.ToString(), "--queue", queue, "--count", $"{count}", .. args], rid: rid);
+    }
+
+    /// <summary>Publishes <paramref name="count"/> messages; the run must end 0. Returns its stdout.</summary>
+    public async Task<string> PublishAsync(string queue, int count, params string[] args)
+    {
+        await using var publish = await StartAsync(App.Publisher, queue, count, args);
+        Assert.Equal(0, await publish.WaitForExitAsync(TimeSpan.FromMinutes(3)));
+        Assert.Equal(count, Confirmed(publish.Stdout));
+        return publish.Stdout;
+    }
+
+    /// <summary>Consumes until <paramref name="count"/> are settled; the run must end 0 with nothing on stderr. Returns its stdout.</summary>
+    public async Task<string> ConsumeAsync(string queue, int count, params string[] args)
+    {
+        await using var consume = await StartAsync(App.Consumer, queue, count, args);
+        Assert.Equal(0, await consume.WaitForExitAsync(TimeSpan.FromMinutes(3)));
+        Assert.Equal("", consume.Stderr);
+        return consume.Stdout;
+    }
+
+    /// <summary>The Publisher's report: messages confirmed.</summary>
+    public static int Confirmed(string stdout) => Number(Published(), stdout, "confirmed");
+
+    /// <summary>The Consumer's report: messages settled (handled or dead-lettered) of those requested, which must be <paramref name="requested"/>.</summary>
+    public static int Acknowledged(string stdout, int requested)
+    {
+        Assert.Equal(requested, Number(Handled(), stdout, "requested"));
+        return Number(Handled(), stdout, "acknowledged");
+    }
+
+    /// <summary>A figure of the Consumer's report: dead-lettered, duplicates or reconnects.</summary>
+    public static int ConsumerReported(string stdout, string figure) => Number(Handled(), stdout, figure);
+
+    /// <summary>A figure of the Publisher's report: republished or reconnects.</summary>
+    public static int PublisherReported(string stdout, string figure) => Number(Published(), stdout, figure);
+
+    /// <summary>Takes one message off <paramref name="queue"/> with Debian's python3-pika, or null when it is empty.</summary>
+    public async Task<ForeignMessage?> GetWithPikaAsync(string queue)
+    {
+        using var json = JsonDocument.Parse(await Pika("get", queue));
+        var root = json.RootElement;
+        if (root.TryGetProperty("empty", out _)) return null;
+        return new ForeignMessage(
+            Convert.FromHexString(root.GetProperty("body_hex").GetString()!),
+            root.GetProperty("message_id").GetString(),
+            root.GetProperty("headers").EnumerateObject().ToDictionary(p => p.Name, p => p.Value.GetString()!));
+    }
+
+    /// <summary>Publishes one message to <paramref name="queue"/> with Debian's python3-pika.</summary>
+    public Task PublishWithPikaAsync(string queue, byte[] body, string? messageId, params string[] headers) =>
+        Pika(["publish", queue, Convert.ToHexString(body), messageId ?? "", .. headers]);
+
+    private Task<string> Pika(params string[] args) =>
+        Tool.RunCheckedAsync("/usr/bin/python3", [Path.Combine(Repo.Root, "tests", "AotSmoke", "Interop", "pika_client.py"), args[0], broker.ToString(), .. args[1..]], Repo.Root);
+
+    private static int Number(Regex report, string stdout, string group)
+    {
+        var match = report.Match(stdout);
+        Assert.True(match.Success, $"no report line:\n{stdout}");
+        return int.Parse(match.Groups[group].Value, CultureInfo.InvariantCulture);
+    }
+
+    [GeneratedRegex(@"Handled and acknowledged (?<acknowledged>\d+) of (?<requested>\d+) messages .*; (?<deadLettered>\d+) dead-lettered, (?<duplicates>\d+) duplicates skipped, (?<reconnects>\d+) reconnects")]
+    private static partial Regex Handled();
+
+    [GeneratedRegex(@"Published (?<confirmed>\d+) of \d+ messages to .*, each confirmed, .*; (?<republished>\d+) published again after (?<reconnects>\d+) reconnects")]
+    private static partial Regex Published();
+}
+
+/// <summary>A message as a client not written here read it.</summary>
+internal sealed record ForeignMessage(byte[] Body, string? MessageId, Dictionary<string, string> Headers);

@@ -1,0 +1,93 @@
+using System.Text;
+
+namespace Prewire.AotSmoke;
+
+/// <summary>
+/// Publisher → broker → Consumer in the NativeAOT binaries on each RID with each client, and what a
+/// client not written here (Debian's python3-pika) makes of them and gives them: every message
+/// arrives, poison and malformed ones end in the dead-letter queue with their reasons.
+/// </summary>
+public sealed class MessagingTests(PublishedApps published)
+{
+    public static TheoryData<string, string> EachWithEachClient => Rids.EachWithEachClient();
+
+    public static TheoryData<string> EachRid => Rids.Each();
+
+    [Theory]
+    [MemberData(nameof(EachWithEachClient))]
+    public async Task Every_message_published_is_consumed_once_and_the_queue_is_left_empty(string rid, string client)
+    {
+        var (apps, queue, count) = (Apps(rid), Queue("all", rid), Rids.Scaled(rid, 10_000));
+        var report = await apps.PublishAsync(queue, count, ["--concurrency", "16", .. Rids.ClientArguments(client)]);
+        Assert.Contains($"(prewired pipeline, {client}; 0 published again", report, StringComparison.Ordinal);
+
+        // The queue holds only these messages, each with an id of its own; with the default window
+        // (10,000 ids) a copy would be skipped and counted, so N handled and 0 skipped is every id once.
+        var consumed = await apps.ConsumeAsync(queue, count);
+        Assert.Equal((count, 0, 0), (BrokerApps.Acknowledged(consumed, count), BrokerApps.ConsumerReported(consumed, "duplicates"), BrokerApps.ConsumerReported(consumed, "deadLettered")));
+        Assert.Null(await apps.GetWithPikaAsync(queue));
+    }
+
+    [Theory]
+    [MemberData(nameof(EachWithEachClient))]
+    public async Task What_the_publisher_sends_is_read_byte_exact_with_its_headers_by_another_client(string rid, string client)
+    {
+        var (apps, queue) = (Apps(rid), Queue("interop-out", rid));
+        await apps.PublishAsync(queue, 1, Rids.ClientArguments(client));
+
+        var message = await apps.GetWithPikaAsync(queue);
+        Assert.NotNull(message);
+        Assert.Equal("message 1 of 1"u8.ToArray(), message.Body);
+        Assert.Equal(message.MessageId, message.Headers["prewire.message-id"]);
+        Assert.Equal(32, message.MessageId!.Length);
+        Assert.Equal("text/plain; charset=utf-8", message.Headers["prewire.content-type"]);
+        Assert.True(DateTimeOffset.TryParse(message.Headers["prewire.sent-at"], out var sentAt) && sentAt > DateTimeOffset.UtcNow.AddMinutes(-5));
+    }
+
+    [Theory]
+    [MemberData(nameof(EachRid))]
+    public async Task What_another_client_publishes_is_consumed_and_a_message_without_an_id_too(string rid)
+    {
+        var (apps, queue) = (Apps(rid), Queue("interop-in", rid));
+        await apps.ConsumeAsync(queue, 0);
+        await apps.PublishWithPikaAsync(queue, Encoding.UTF8.GetBytes("from pika"), "pika-1", "prewire.content-type=text/plain; charset=utf-8");
+        await apps.PublishWithPikaAsync(queue, Encoding.UTF8.GetBytes("no id, no headers"), messageId: null);
+
+        var consumed = await apps.ConsumeAsync(queue, 2, "--log-level", "Debug");
+        Assert.Equal(2, BrokerApps.Acknowledged(consumed, 2));
+        Assert.Contains("Handled pika-1: from pika", consumed, StringComparison.Ordinal);
+        Assert.Contains("Handled : no id, no headers", consumed, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [MemberData(nameof(EachRid))]
+    public async Task Poison_is_dead_lettered_after_max_attempts_and_a_malformed_body_at_once_each_with_its_reason(string rid)
+    {
+        var (apps, queue) = (Apps(rid), Queue("poison", rid));
+        await apps.PublishAsync(queue, 3);
+        byte[] notUtf8 = [0x66, 0xC3, 0x28, 0xFF];
+        await apps.PublishWithPikaAsync(queue, notUtf8, "malformed-1");
+
+        var consumed = await apps.ConsumeAsync(queue, 4, "--poison", "message 2 of", "--max-attempts", "3");
+        Assert.Equal((4, 2), (BrokerApps.Acknowledged(consumed, 4), BrokerApps.ConsumerReported(consumed, "deadLettered")));
+
+        var deadLetters = new List<ForeignMessage>();
+        while (await apps.GetWithPikaAsync($"{queue}.dead-letter") is { } message) deadLetters.Add(message);
+        Assert.Equal(2, deadLetters.Count);
+
+        var poison = Assert.Single(deadLetters, m => m.Headers["prewire.dead-letter.reason"] == "failed");
+        Assert.Equal("message 2 of 3"u8.ToArray(), poison.Body);
+        Assert.Equal(("3", "System.InvalidOperationException", "the text contains 'message 2 of' (--poison)", queue),
+            (poison.Headers["prewire.dead-letter.attempts"], poison.Headers["prewire.dead-letter.exception-type"], poison.Headers["prewire.dead-letter.exception-message"], poison.Headers["prewire.dead-letter.queue"]));
+        Assert.Equal(poison.MessageId, poison.Headers["prewire.message-id"]);
+
+        var malformed = Assert.Single(deadLetters, m => m.Headers["prewire.dead-letter.reason"] == "malformed");
+        Assert.Equal(notUtf8, malformed.Body);
+        Assert.Equal(("malformed-1", "0", "the body is not valid UTF-8"),
+            (malformed.MessageId, malformed.Headers["prewire.dead-letter.attempts"], malformed.Headers["prewire.dead-letter.exception-message"]));
+    }
+
+    private BrokerApps Apps(string rid) => new(published, rid, TestBroker.Uri);
+
+    private static string Queue(string test, string rid) => $"aotsmoke.{test}.{rid}.{Guid.NewGuid():N}";
+}
