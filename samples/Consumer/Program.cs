@@ -1,5 +1,5 @@
-using System.Diagnostics;
-using Prewire.Amqp;
+using System.Globalization;
+using Prewire.Consumer;
 using Prewire.Messaging;
 using Prewire.RabbitMQ;
 using Prewire.Samples;
@@ -16,10 +16,12 @@ var poisonOption = app.AddOption("--poison", "Text that makes the handler throw,
 var windowOption = app.AddCount("--dedup-window", "Message ids remembered to skip redeliveries of messages already handled.", "PREWIRE_DEDUP_WINDOW", 10_000);
 app.AddDescribe("incoming");
 app.AddWarmupReport();
+app.AddJsonReport();
 
 return app.Run(args, async (parsed, log, cancellationToken) =>
 {
     var (options, count) = (broker.Session(parsed, "prewire-consumer", confirms: true), parsed.GetValue(countOption));
+    var (report, handled) = (new RunReport(count, "endToEnd"), 0);
     var (maxAttempts, recent, poison) = (Math.Max(1, parsed.GetValue(maxAttemptsOption)), new RecentMessageIds(parsed.GetValue(windowOption)), parsed.GetValue(poisonOption));
     if (app.WantsWarmupReport(parsed))
     {
@@ -37,25 +39,19 @@ return app.Run(args, async (parsed, log, cancellationToken) =>
     await using var connection = connecting is null ? null : await BrokerOptions.ConnectAsync(connecting, log, cancellationToken);
     if (connection is not null) deadLetters.Attach(connection);
     ReadyLine.Write(Console.Out);
+    report.Ready();
 
     if (connection is null || count == 0) return ExitCodes.Success;
-    var clock = Stopwatch.StartNew();
     var receiver = new RabbitMqReceiver(connection, pipeline, (id, e) => log.Warning("Message {MessageId} failed and is rejected: {Error}", id, e.Message))
     {
         ConnectionLost = e => log.Warning("{Error}; reconnecting, then consuming again", e.Message),
     };
-    ReceiveResult result;
-    try
-    {
-        result = await receiver.ReceiveAsync(count, (ushort)Math.Min(parsed.GetValue(prefetchOption), ushort.MaxValue), cancellationToken);
-    }
-    catch (AmqpException e)
-    {
-        throw new AppException($"stopped before {count} messages were handled: {e.Message}", ExitCodes.Failure, e);
-    }
+    var result = await new ConsumeRun(receiver, report, log).RunAsync(count, parsed.GetValue(prefetchOption), cancellationToken);
     log.Information("Handled and acknowledged {Count} of {Requested} messages from {Queue} in {Elapsed:0} ms ({Builder} pipeline; {DeadLettered} dead-lettered, {Duplicates} duplicates skipped, {Reconnects} reconnects){Stopped}",
-        result.Settled, count, options.Queue, clock.Elapsed.TotalMilliseconds, pipeline.Builder, result.DeadLettered, result.Duplicates, result.Reconnects,
+        result.Settled, count, options.Queue, report.Elapsed.TotalMilliseconds, pipeline.Builder, result.DeadLettered, result.Duplicates, result.Reconnects,
         cancellationToken.IsCancellationRequested ? "; stopped by a signal, the rest stay queued" : "");
+    report.Write(Console.Out, app.WantsJson(parsed), result.Settled,
+        ("deadLettered", result.DeadLettered), ("duplicates", result.Duplicates), ("rejected", result.Rejected), ("reconnects", result.Reconnects));
     return ExitCodes.Success;
 
     Task Handle(IncomingLogicalContext message)
@@ -63,6 +59,9 @@ return app.Run(args, async (parsed, log, cancellationToken) =>
         if (poison is not null && ((string)message.Message).Contains(poison, StringComparison.Ordinal))
             throw new InvalidOperationException($"the text contains '{poison}' (--poison)");
         log.Debug("Handled {MessageId}: {Text}", message.MessageId, message.Message);
+        if (message.Headers.TryGetValue(MessageHeaders.SentAt, out var sent) && DateTimeOffset.TryParse(sent, CultureInfo.InvariantCulture, DateTimeStyles.RoundtripKind, out var sentAt))
+            report.Latency.Record(DateTimeOffset.UtcNow - sentAt);
+        report.Done(Interlocked.Increment(ref handled));
         return Task.CompletedTask;
     }
 });

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using Prewire.Amqp;
 using Prewire.Messaging;
 using Prewire.Publisher;
@@ -12,9 +11,11 @@ var app = new AppCommand("Prewire.Publisher", "Prewire publisher: publishes mess
 var broker = app.AddBroker("Queue the messages go to; declared if missing, with its dead-letter queue.");
 var countOption = app.AddCount("--count", "Messages to publish; a message whose connection is lost is published again on the next one.", "PREWIRE_COUNT", 0);
 var concurrencyOption = app.AddCount("--concurrency", "Publishes awaiting their confirms at once.", "PREWIRE_CONCURRENCY", 1);
+var rateOption = app.AddCount("--rate", "Messages per second at most (0: as fast as the confirms come).", "PREWIRE_RATE", 0);
 var amqpPublisher = app.AddFlag("--amqp-publisher", "Publish with Prewire's zero-copy AmqpPublisher instead of RabbitMQ.Client.");
 app.AddDescribe("outgoing");
 app.AddWarmupReport();
+app.AddJsonReport();
 
 return app.Run(args, async (parsed, log, cancellationToken) =>
 {
@@ -35,26 +36,19 @@ return app.Run(args, async (parsed, log, cancellationToken) =>
 
     await using var connection = await ConnectAsync(BrokerOptions.Connecting(options, log, neededBy: count > 0 ? "--count" : null));
     ReadyLine.Write(Console.Out);
+    var report = new RunReport(count, "confirm");
 
     // A stop ends the run between messages; the publishes in flight get 4 s more to be confirmed.
     using var abandon = new CancellationTokenSource();
     using var onStop = cancellationToken.Register(() => abandon.CancelAfter(TimeSpan.FromSeconds(4)));
-    var (clock, run) = (Stopwatch.StartNew(), new PublishRun(pipeline, connection, log));
-    try
-    {
-        await run.RunAsync(count, parsed.GetValue(concurrencyOption), cancellationToken, abandon.Token);
-    }
-    catch (AmqpException e)
-    {
-        throw new AppException($"{count - run.Confirmed} of {count} messages not confirmed ({run.Confirmed} were): {e.Message}", ExitCodes.Failure, e);
-    }
-    catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
-    {
-    }
+    var run = new PublishRun(pipeline, connection, report, log);
+    await run.RunAsync(count, parsed.GetValue(concurrencyOption), parsed.GetValue(rateOption), cancellationToken, abandon.Token);
     if (count == 0) return ExitCodes.Success;
     log.Information("Published {Count} of {Requested} messages to {Destination}, each confirmed, in {Elapsed:0} ms ({Builder} pipeline, {Client}; {Republished} published again after {Reconnects} reconnects){Stopped}",
-        run.Confirmed, count, route.Destination, clock.Elapsed.TotalMilliseconds, pipeline.Builder, dispatch.Client,
+        run.Confirmed, count, route.Destination, report.Elapsed.TotalMilliseconds, pipeline.Builder, dispatch.Client,
         run.Republished, connection?.Reconnects ?? 0, cancellationToken.IsCancellationRequested ? "; stopped by a signal" : "");
+    report.Write(Console.Out, app.WantsJson(parsed), run.Confirmed, ("client", dispatch.Client), ("concurrency", parsed.GetValue(concurrencyOption)),
+        ("refused", run.Refused), ("republished", run.Republished), ("reconnects", connection?.Reconnects ?? 0));
     return run.Refused == 0 ? ExitCodes.Success
         : throw new AppException($"{run.Refused} of {count} messages not confirmed: the broker refused them (the last: {run.LastRefusal})");
 

@@ -1,7 +1,9 @@
+using System.Diagnostics;
 using Prewire.Amqp;
 using Prewire.Messaging;
 using Prewire.Pipeline;
 using Prewire.RabbitMQ;
+using Prewire.Samples;
 using Serilog;
 
 namespace Prewire.Publisher;
@@ -12,7 +14,7 @@ namespace Prewire.Publisher;
 /// replaces it (at least once: the broker may have had it), one the broker refused (nack, return)
 /// is counted as failed. Stopping ends it between messages.
 /// </summary>
-internal sealed class PublishRun(Pipeline<OutgoingLogicalContext> pipeline, BrokerConnection? connection, ILogger log)
+internal sealed class PublishRun(Pipeline<OutgoingLogicalContext> pipeline, BrokerConnection? connection, RunReport report, ILogger log)
 {
     private int _next = -1;
     private int _confirmed;
@@ -35,26 +37,50 @@ internal sealed class PublishRun(Pipeline<OutgoingLogicalContext> pipeline, Brok
     /// <summary>Publishes <paramref name="count"/> messages, <paramref name="concurrency"/> at a time.</summary>
     /// <param name="count">Messages to publish.</param>
     /// <param name="concurrency">Publishes awaiting their confirms at once.</param>
+    /// <param name="rate">Messages per second at most, 0 for no cap: message i is not published before i / rate seconds into the run.</param>
     /// <param name="stopping">Ends the run between messages.</param>
     /// <param name="abandon">Gives up on the publishes in flight (and on reconnecting).</param>
-    /// <exception cref="AmqpException">The connection was lost and could not be replaced.</exception>
-    public Task RunAsync(int count, int concurrency, CancellationToken stopping, CancellationToken abandon) =>
-        Task.WhenAll(Enumerable.Range(0, Math.Max(1, Math.Min(concurrency, count))).Select(_ => PublishAsync(count, stopping, abandon)));
+    /// <exception cref="AppException">The connection was lost and could not be replaced: how many were not confirmed, and why.</exception>
+    public async Task RunAsync(int count, int concurrency, int rate, CancellationToken stopping, CancellationToken abandon)
+    {
+        using var done = new CancellationTokenSource();
+        var progress = report.ShowProgressAsync(() => (Confirmed, $"{Confirmed} confirmed, {Refused} refused, {Republished} published again"), log, done.Token);
+        try
+        {
+            await Task.WhenAll(Enumerable.Range(0, Math.Max(1, Math.Min(concurrency, count))).Select(_ => PublishAsync(count, rate, stopping, abandon))).ConfigureAwait(false);
+        }
+        catch (AmqpException e)
+        {
+            throw new AppException($"{count - Confirmed} of {count} messages not confirmed ({Confirmed} were): {e.Message}", ExitCodes.Failure, e);
+        }
+        catch (OperationCanceledException) when (stopping.IsCancellationRequested)
+        {
+            // Abandoned after the stop: what was confirmed is reported.
+        }
+        finally
+        {
+            await done.CancelAsync().ConfigureAwait(false);
+            await progress.ConfigureAwait(false);
+        }
+    }
 
-    private async Task PublishAsync(int count, CancellationToken stopping, CancellationToken abandon)
+    private async Task PublishAsync(int count, int rate, CancellationToken stopping, CancellationToken abandon)
     {
         int index;
         while (!stopping.IsCancellationRequested && (index = Interlocked.Increment(ref _next)) < count)
         {
+            if (rate > 0 && TimeSpan.FromSeconds((double)index / rate) - report.Elapsed is { Ticks: > 0 } early)
+                await Task.Delay(early, stopping).ConfigureAwait(false);
             // One id for every publish of a message: the consumer recognises a copy by it.
             var (id, text) = (Guid.NewGuid().ToString("N"), $"message {index + 1} of {count}");
             while (true)
             {
-                var session = connection?.Session;
+                var (session, started) = (connection?.Session, Stopwatch.GetTimestamp());
                 try
                 {
                     await pipeline.Invoke(new OutgoingLogicalContext(id, text, abandon)).ConfigureAwait(false);
-                    Interlocked.Increment(ref _confirmed);
+                    report.Latency.Record(Stopwatch.GetElapsedTime(started));
+                    report.Done(Interlocked.Increment(ref _confirmed));
                     break;
                 }
                 catch (AmqpException e) when (e.ConnectionLost && connection is not null && session is not null)

@@ -17,6 +17,7 @@ public sealed class AppCommand
     private readonly Command _root;
     private Option<bool>? _describe;
     private Option<bool>? _warmupReport;
+    private Option<bool>? _json;
 
     /// <summary>Creates the command with the shared options.</summary>
     /// <param name="name">The executable's name, as help prints it.</param>
@@ -108,6 +109,17 @@ public sealed class AppCommand
         return parsed.GetValue(_warmupReport ?? throw new InvalidOperationException($"call {nameof(AddWarmupReport)} first"));
     }
 
+    /// <summary>Adds <c>--json</c>: the run's report as one JSON object on stdout, the log on stderr (see <see cref="RunReport"/>).</summary>
+    public void AddJsonReport() =>
+        _json = AddFlag("--json", "Print the final report as one JSON object on stdout; the log goes to stderr.");
+
+    /// <summary><see langword="true"/> when <c>--json</c> was given.</summary>
+    public bool WantsJson(ParseResult parsed)
+    {
+        ArgumentNullException.ThrowIfNull(parsed);
+        return _json is not null && parsed.GetValue(_json);
+    }
+
     /// <summary>Adds a flag.</summary>
     public Option<bool> AddFlag(string name, string description)
     {
@@ -141,7 +153,7 @@ public sealed class AppCommand
 
         _root.SetAction(async (parsed, _) =>
         {
-            using var log = AppLogging.Create(parsed.GetValue(LogLevel));
+            using var log = AppLogging.Create(parsed.GetValue(LogLevel), toStandardError: WantsJson(parsed));
             // Left to the runtime, SIGTERM ends the process at once (exit 143): what a container
             // runtime sends on stop would drop in-flight work. Both signals only ask the app to stop.
             using var stopping = new CancellationTokenSource();

@@ -13,12 +13,13 @@ public static class AppLogging
     private const string Template = "[{Timestamp:HH:mm:ss.fff} {Level:u3}] {Message:lj}{NewLine}{Exception}";
 
     /// <summary>
-    /// Creates a console logger at <paramref name="level"/> on stdout; stderr is kept for the one-line
-    /// error an app prints when it fails.
+    /// Creates a console logger at <paramref name="level"/> on stdout, where stderr is kept for the
+    /// one-line error an app prints when it fails; on stderr when stdout is for a JSON report.
     /// </summary>
-    public static Serilog.Core.Logger Create(LogEventLevel level) =>
+    public static Serilog.Core.Logger Create(LogEventLevel level, bool toStandardError = false) =>
         new LoggerConfiguration()
             .MinimumLevel.Is(level)
-            .WriteTo.Console(outputTemplate: Template, formatProvider: System.Globalization.CultureInfo.InvariantCulture)
+            .WriteTo.Console(outputTemplate: Template, formatProvider: System.Globalization.CultureInfo.InvariantCulture,
+                standardErrorFromLevel: toStandardError ? LogEventLevel.Verbose : null)
             .CreateLogger();
 }

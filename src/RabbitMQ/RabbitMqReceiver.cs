@@ -107,9 +107,12 @@ public sealed class RabbitMqReceiver(BrokerConnection connection, Pipeline<Trans
             }
         }
 
-        ReceiveResult Result() => new(Volatile.Read(ref _handled), Volatile.Read(ref _deadLettered), Volatile.Read(ref _duplicates), Volatile.Read(ref _rejected),
-            connection.Reconnects - reconnectsBefore);
+        ReceiveResult Result() => Progress with { Reconnects = connection.Reconnects - reconnectsBefore };
     }
+
+    /// <summary>What the run has done so far (its reconnections not counted until it returns).</summary>
+    public ReceiveResult Progress =>
+        new(Volatile.Read(ref _handled), Volatile.Read(ref _deadLettered), Volatile.Read(ref _duplicates), Volatile.Read(ref _rejected), 0);
 
     private async Task OnDeliveryAsync(IChannel channel, BasicDeliverEventArgs delivery, int count, TaskCompletionSource done, TaskCompletionSource drained)
     {

@@ -1,0 +1,52 @@
+using System.Text.Json;
+
+namespace Prewire.Samples;
+
+public sealed class RunReportTests
+{
+    [Fact]
+    public void The_JSON_report_is_one_object_with_the_common_figures_then_the_apps_own()
+    {
+        var report = new RunReport(requested: 100, latencyName: "confirm");
+        for (var i = 1; i <= 100; i++)
+        {
+            report.Latency.Record(TimeSpan.FromMilliseconds(2));
+            report.Done(i);
+        }
+        var output = new StringWriter();
+
+        report.Write(output, json: true, done: 100, ("client", "AmqpPublisher"), ("refused", 0));
+
+        var line = Assert.Single(output.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        using var json = JsonDocument.Parse(line);
+        var root = json.RootElement;
+        Assert.Equal(["messages", "requested", "seconds", "msgsPerSecond", "confirmP50Ms", "confirmP99Ms", "bytesPerMessage", "peakRssMb", "startupMs", "client", "refused"],
+            root.EnumerateObject().Select(p => p.Name));
+        Assert.Equal((100, "AmqpPublisher", 0), (root.GetProperty("messages").GetInt32(), root.GetProperty("client").GetString(), root.GetProperty("refused").GetInt32()));
+        Assert.InRange(root.GetProperty("confirmP99Ms").GetDouble(), 2 * 0.97, 2 * 1.03);
+        Assert.True(root.GetProperty("peakRssMb").GetDouble() > 1);
+        Assert.True(root.GetProperty("bytesPerMessage").GetDouble() >= 0);
+    }
+
+    [Fact]
+    public void Without_messages_the_figures_that_need_them_are_null_not_made_up()
+    {
+        var output = new StringWriter();
+        new RunReport(requested: 10, latencyName: "endToEnd").Write(output, json: true, done: 0);
+
+        using var json = JsonDocument.Parse(output.ToString());
+        Assert.Equal(JsonValueKind.Null, json.RootElement.GetProperty("endToEndP50Ms").ValueKind);
+        Assert.Equal(JsonValueKind.Null, json.RootElement.GetProperty("bytesPerMessage").ValueKind);
+    }
+
+    [Fact]
+    public void The_text_report_is_a_line_per_figure_with_a_dash_for_none()
+    {
+        var output = new StringWriter();
+        new RunReport(requested: 10, latencyName: "confirm").Write(output, json: false, done: 0, ("reconnects", 2));
+
+        var lines = output.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        Assert.Contains(lines, l => l.Trim() is var t && t.StartsWith("confirmP99Ms", StringComparison.Ordinal) && t.EndsWith(" -", StringComparison.Ordinal));
+        Assert.Contains(lines, l => l.Trim() is var t && t.StartsWith("reconnects", StringComparison.Ordinal) && t.EndsWith(" 2", StringComparison.Ordinal));
+    }
+}
