@@ -7,10 +7,14 @@ namespace Prewire.Harness;
 /// `./build.sh demo`: publishes each app as NativeAOT and as a self-contained JIT build for the host
 /// RID, and as NativeAOT for linux-arm64 (run under qemu: its time is emulation's, compared with
 /// nothing), runs each to its ready line several times (against the broker given by RABBITMQ_URI,
-/// which build.sh starts), and prints size and start-up per app and build.
+/// which build.sh starts), and prints size and start-up per app and build; then runs the main job,
+/// Publisher to Consumer through the broker, once per client, and prints what the apps reported.
 /// </summary>
 public static class Demo
 {
+    private const int MessagingCount = 20_000;
+    private const int MessagingConcurrency = 16;
+
     public static async Task<int> RunAsync(int runs, TextWriter output)
     {
         ArgumentNullException.ThrowIfNull(output);
@@ -40,10 +44,28 @@ public static class Demo
             table.Add([$"{app.Name} ({Emulated})", Table.Mb(arm64.Size), "-", $"{Table.Ms(emulatedMs)} (qemu)", "-", "-", $"{arm64.Duration.TotalSeconds:0} s"]);
         }
 
+        var messaging = new List<string[]>();
+        if (broker is not null)
+        {
+            var (publisher, consumer) = (builds.Single(b => b.App == App.Publisher).Aot, builds.Single(b => b.App == App.Consumer).Aot);
+            foreach (var client in MessagingRun.Clients)
+            {
+                output.WriteLine($"demo: {MessagingCount:N0} messages, Publisher ({client}, {MessagingConcurrency} in flight) → broker → Consumer...");
+                messaging.Add((await MessagingRun.RunAsync(client, publisher, consumer, broker, MessagingCount, MessagingConcurrency).ConfigureAwait(false)).Row());
+            }
+        }
+
         output.WriteLine();
         output.WriteLine($"{rid} host, {runs} runs per build, median spawn-to-ready; JIT = self-contained publish of the same framework;");
         output.WriteLine($"{Emulated} runs under qemu user-mode emulation: its start time is emulation's, compare nothing with it");
         Table.Write(output, ["app", "AOT binary", "JIT folder", "AOT start", "JIT start", "JIT/AOT", "AOT publish"], table);
+        if (messaging.Count > 0)
+        {
+            output.WriteLine();
+            output.WriteLine($"The main job, NativeAOT on {rid}: {MessagingCount:N0} messages through a quorum queue, the Consumer running while the Publisher");
+            output.WriteLine("publishes; start = since Main, B/msg = whole process after the first tenth, peak RSS = VmHWM (the apps' own --json reports)");
+            Table.Write(output, MessagingRun.Header, messaging);
+        }
         return 0;
     }
 }

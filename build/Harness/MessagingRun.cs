@@ -1,0 +1,54 @@
+using System.Globalization;
+using System.Text.Json;
+
+namespace Prewire.Harness;
+
+/// <summary>
+/// One short run of the main job: the Consumer and the Publisher (NativeAOT) against a broker, with one
+/// client, both with <c>--json</c>; their reports side by side. The demo prints one row per client.
+/// </summary>
+public sealed record MessagingRun(string Client, JsonElement Publisher, JsonElement Consumer, long PublisherSize, long ConsumerSize)
+{
+    public static readonly string[] Clients = ["RabbitMQ.Client", "AmqpPublisher"];
+
+    public static readonly string[] Header =
+        ["client", "publisher start", "msgs/s", "confirm p99", "B/msg", "peak RSS", "consumer start", "msgs/s", "end-to-end p99", "B/msg", "peak RSS", "binaries"];
+
+    /// <summary>Publishes and consumes <paramref name="count"/> messages through a queue of their own.</summary>
+    public static async Task<MessagingRun> RunAsync(string client, PublishResult publisher, PublishResult consumer, string broker, int count, int concurrency)
+    {
+        ArgumentNullException.ThrowIfNull(publisher);
+        ArgumentNullException.ThrowIfNull(consumer);
+        var rid = Repo.HostRid;
+        string[] common = ["--uri", broker, "--queue", $"prewire.demo.{Guid.NewGuid():N}", "--count", $"{count}", "--json"];
+        await using var consume = AppProcess.Start(consumer.ExecutablePath, common, rid: rid);
+        await consume.WaitForReadyAsync(AppRuns.ReadyTimeout(rid)).ConfigureAwait(false);
+        await using var publish = AppProcess.Start(publisher.ExecutablePath,
+            [.. common, "--concurrency", $"{concurrency}", .. client == "AmqpPublisher" ? ["--amqp-publisher"] : Array.Empty<string>()], rid: rid);
+        var timeout = TimeSpan.FromMinutes(3);
+        if (await publish.WaitForExitAsync(timeout).ConfigureAwait(false) != 0 || await consume.WaitForExitAsync(timeout).ConfigureAwait(false) != 0)
+            throw new InvalidOperationException($"the {client} run failed:\n{publish.Stderr}\n{consume.Stderr}");
+        return new MessagingRun(client, Report(publish.Stdout), Report(consume.Stdout), publisher.Size, consumer.Size);
+    }
+
+    // With --json the report is stdout's one line that is a JSON object (the ready line comes before it).
+    private static JsonElement Report(string stdout) =>
+        JsonDocument.Parse(stdout.Split('\n').Last(l => l.StartsWith('{'))).RootElement.Clone();
+
+    public string[] Row() =>
+    [
+        Client,
+        Ms(Publisher, "startupMs"), Number(Publisher, "msgsPerSecond", "0"), Ms(Publisher, "confirmP99Ms"), Number(Publisher, "bytesPerMessage", "0"), Mb(Publisher),
+        Ms(Consumer, "startupMs"), Number(Consumer, "msgsPerSecond", "0"), Ms(Consumer, "endToEndP99Ms"), Number(Consumer, "bytesPerMessage", "0"), Mb(Consumer),
+        $"{Table.Mb(PublisherSize)} + {Table.Mb(ConsumerSize)}",
+    ];
+
+    private static string Number(JsonElement report, string name, string format) =>
+        report.GetProperty(name) is { ValueKind: JsonValueKind.Number } value ? value.GetDouble().ToString(format, CultureInfo.InvariantCulture) : "-";
+
+    private static string Ms(JsonElement report, string name) =>
+        report.GetProperty(name) is { ValueKind: JsonValueKind.Number } value ? Table.Ms(value.GetDouble()) : "-";
+
+    private static string Mb(JsonElement report) =>
+        report.GetProperty("peakRssMb") is { ValueKind: JsonValueKind.Number } value ? value.GetDouble().ToString("0.0 'MB'", CultureInfo.InvariantCulture) : "-";
+}
