@@ -8,6 +8,11 @@
 #   build/broker.sh ctl ...  run rabbitmqctl against the node (e.g. "ctl set_vm_memory_high_watermark 0")
 #   build/broker.sh kill     SIGKILL the node (a crash: no goodbye to clients), keep its data
 #   build/broker.sh revive   start a killed node again on the same ports with its data
+#   build/broker.sh cluster [N]       start N nodes (default 3) clustered, in node-1..N under the state
+#                                     folder, sharing one epmd; env's RABBITMQ_URI lists them all,
+#                                     comma-separated (what --uri takes). Address one node with
+#                                     PREWIRE_BROKER_STATE=<state>/node-K build/broker.sh ctl|kill|revive
+#   build/broker.sh cluster-stop      stop them all
 #
 # artifacts/broker/env holds RABBITMQ_URI and the node's settings; `source` it to talk to the node.
 # PREWIRE_BROKER_STATE=DIR keeps a node's data, logs and env there instead, so several nodes (the test
@@ -44,7 +49,8 @@ start() {
 
   rm -rf "$state"; mkdir -p "$state/mnesia" "$state/log"
   local amqp dist epmd
-  amqp=$(free_port); dist=$(free_port); epmd=$(free_port)
+  # A cluster's nodes share one epmd (PREWIRE_EPMD_PORT): that is how they find each other.
+  amqp=$(free_port); dist=$(free_port); epmd=${PREWIRE_EPMD_PORT:-$(free_port)}
   cat > "$state/rabbitmq.conf" <<CONF
 listeners.tcp.1 = 127.0.0.1:$amqp
 loopback_users.guest = true
@@ -76,8 +82,10 @@ ENV
   fi
 
   # Our own epmd, bound to loopback on our port, so stopping it never touches another node's.
-  epmd -port "$epmd" -address 127.0.0.1 >/dev/null 2>&1 &
-  echo $! > "$state/epmd.pid"
+  if [[ -z "${PREWIRE_EPMD_PORT:-}" ]]; then
+    epmd -port "$epmd" -address 127.0.0.1 >/dev/null 2>&1 &
+    echo $! > "$state/epmd.pid"
+  fi
   launch
 }
 
@@ -125,6 +133,37 @@ stop_quietly() {
   rm -f "$envfile"
 }
 
+cluster() {
+  local nodes=${1:-3} epmd uris=() first=""
+  cluster_stop
+  rm -rf "$state"; mkdir -p "$state"
+  epmd=$(free_port)
+  epmd -port "$epmd" -address 127.0.0.1 >/dev/null 2>&1 &
+  echo $! > "$state/epmd.pid"
+  for i in $(seq 1 "$nodes"); do
+    PREWIRE_BROKER_STATE="$state/node-$i" PREWIRE_EPMD_PORT="$epmd" "$0" start
+    local nodeenv="$state/node-$i/env"
+    uris+=("$(sed -n 's/^RABBITMQ_URI=//p' "$nodeenv")")
+    local name; name=$(sed -n 's/^RABBITMQ_NODENAME=//p' "$nodeenv")
+    if [[ -z "$first" ]]; then first=$name; continue; fi
+    PREWIRE_BROKER_STATE="$state/node-$i" "$0" ctl stop_app
+    PREWIRE_BROKER_STATE="$state/node-$i" "$0" ctl join_cluster "$first"
+    PREWIRE_BROKER_STATE="$state/node-$i" "$0" ctl start_app
+  done
+  local joined; joined=$(IFS=,; echo "${uris[*]}")
+  echo "RABBITMQ_URI=$joined" > "$state/env"
+  say "cluster of $nodes ready: $joined"
+}
+
+cluster_stop() {
+  local dir
+  for dir in "$state"/node-*; do
+    [[ -d "$dir" ]] && PREWIRE_BROKER_STATE="$dir" "$0" stop 2>/dev/null
+  done
+  if [[ -f "$state/epmd.pid" ]]; then kill "$(cat "$state/epmd.pid")" 2>/dev/null || true; rm -f "$state/epmd.pid"; fi
+  rm -f "$state/env"
+}
+
 case "${1:-}" in
   start) start ;;
   stop) stop_quietly; say "stopped" ;;
@@ -132,5 +171,7 @@ case "${1:-}" in
   ctl) shift; ctl "$@" ;;
   kill) crash ;;
   revive) load_env; launch ;;
-  *) echo "usage: build/broker.sh start|stop|status|ctl ...|kill|revive" >&2; exit 2 ;;
+  cluster) shift; cluster "$@" ;;
+  cluster-stop) cluster_stop; say "cluster stopped" ;;
+  *) echo "usage: build/broker.sh start|stop|status|ctl ...|kill|revive|cluster [N]|cluster-stop" >&2; exit 2 ;;
 esac

@@ -32,10 +32,11 @@ public sealed partial class BrokerFailureTests(PublishedApps published, OwnBroke
     [MemberData(nameof(EachWithEachClient))]
     public async Task A_broker_restart_mid_run_is_ridden_out_by_both_apps_and_every_confirmed_message_is_consumed(string rid, string client)
     {
+        // At most 2,000 messages a second (500 under qemu): the run lasts 10 s, so the restart after 1 s is mid-run.
         var (apps, queue, count) = (Apps(rid), $"aotsmoke.restart.{rid}.{Guid.NewGuid():N}", Rids.Scaled(rid, 20_000));
         await using var consume = await apps.StartAsync(App.Consumer, queue, count);
         await consume.WaitForReadyAsync(AppRuns.ReadyTimeout(rid));
-        await using var publish = await apps.StartAsync(App.Publisher, queue, count, ["--concurrency", "8", .. Rids.ClientArguments(client)]);
+        await using var publish = await apps.StartAsync(App.Publisher, queue, count, ["--concurrency", "8", "--rate", $"{Rids.Scaled(rid, 2_000)}", .. Rids.ClientArguments(client)]);
         await publish.WaitForReadyAsync(AppRuns.ReadyTimeout(rid));
 
         await Task.Delay(1_000, TestContext.Current.CancellationToken);
@@ -89,7 +90,7 @@ public sealed partial class BrokerFailureTests(PublishedApps published, OwnBroke
         Assert.Equal(confirmed, BrokerApps.Acknowledged(await apps.ConsumeAsync(queue, confirmed), confirmed));
     }
 
-    private BrokerApps Apps(string rid) => new(published, rid, broker.Node.Uri);
+    private BrokerApps Apps(string rid) => new(published, rid, broker.Node.Uri.ToString());
 
     [GeneratedRegex(@"^error: \d+ of \d+ messages not confirmed \((?<confirmed>\d+) were\): ")]
     private static partial Regex NotConfirmed();

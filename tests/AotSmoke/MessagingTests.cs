@@ -1,4 +1,5 @@
 using System.Text;
+using Prewire.Harness;
 
 namespace Prewire.AotSmoke;
 
@@ -87,7 +88,40 @@ public sealed class MessagingTests(PublishedApps published)
             (malformed.MessageId, malformed.Headers["prewire.dead-letter.attempts"], malformed.Headers["prewire.dead-letter.exception-message"]));
     }
 
-    private BrokerApps Apps(string rid) => new(published, rid, TestBroker.Uri);
+    [Theory]
+    [MemberData(nameof(EachRid))]
+    public async Task With_json_stdout_is_the_ready_line_and_one_report_object_and_the_log_goes_to_stderr(string rid)
+    {
+        var (apps, queue, count) = (Apps(rid), Queue("json", rid), Rids.Scaled(rid, 2_000));
+        await using var consume = await apps.StartAsync(App.Consumer, queue, count, "--json");
+        await consume.WaitForReadyAsync(AppRuns.ReadyTimeout(rid));
+        await using var publish = await apps.StartAsync(App.Publisher, queue, count, "--json", "--concurrency", "4");
+        Assert.Equal(0, await publish.WaitForExitAsync(TimeSpan.FromMinutes(3)));
+        Assert.Equal(0, await consume.WaitForExitAsync(TimeSpan.FromMinutes(3)));
+
+        var published = Report(publish.Stdout);
+        Assert.Equal((count, "RabbitMQ.Client", 0, 0), (published.GetProperty("messages").GetInt32(), published.GetProperty("client").GetString(),
+            published.GetProperty("refused").GetInt32(), published.GetProperty("republished").GetInt32()));
+        var consumed = Report(consume.Stdout);
+        Assert.Equal((count, 0, 0), (consumed.GetProperty("messages").GetInt32(), consumed.GetProperty("deadLettered").GetInt32(), consumed.GetProperty("duplicates").GetInt32()));
+        foreach (var (report, latency) in new[] { (published, "confirmP99Ms"), (consumed, "endToEndP99Ms") })
+        {
+            foreach (var figure in new[] { "msgsPerSecond", latency, "bytesPerMessage", "peakRssMb", "startupMs" })
+                Assert.True(report.GetProperty(figure).GetDouble() > 0, $"{figure}: {report}");
+        }
+        Assert.Contains("Published", publish.Stderr, StringComparison.Ordinal);
+        Assert.Contains("Handled and acknowledged", consume.Stderr, StringComparison.Ordinal);
+
+        static System.Text.Json.JsonElement Report(string stdout)
+        {
+            var lines = stdout.Split('\n', StringSplitOptions.RemoveEmptyEntries);
+            Assert.Equal(2, lines.Length);
+            Assert.StartsWith("ready in ", lines[0], StringComparison.Ordinal);
+            return System.Text.Json.JsonDocument.Parse(lines[1]).RootElement.Clone();
+        }
+    }
+
+    private BrokerApps Apps(string rid) => new(published, rid, TestBroker.Uri.ToString());
 
     private static string Queue(string test, string rid) => $"aotsmoke.{test}.{rid}.{Guid.NewGuid():N}";
 }

@@ -75,5 +75,5 @@ public sealed class StopTests(PublishedApps published)
     private async Task<int> ConsumeAsync(string rid, string queue, int count) =>
         BrokerApps.Acknowledged(await Apps(rid).ConsumeAsync(queue, count), count);
 
-    private BrokerApps Apps(string rid) => new(published, rid, TestBroker.Uri);
+    private BrokerApps Apps(string rid) => new(published, rid, TestBroker.Uri.ToString());
 }

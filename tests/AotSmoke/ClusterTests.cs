@@ -1,0 +1,62 @@
+using Prewire.Harness;
+
+namespace Prewire.AotSmoke;
+
+/// <summary>A three-node RabbitMQ cluster of the tests' own on loopback (build/broker.sh cluster).</summary>
+public sealed class OwnCluster : IAsyncLifetime
+{
+    public BrokerCluster Cluster { get; private set; } = null!;
+
+    public async ValueTask InitializeAsync() =>
+        Cluster = await BrokerCluster.StartAsync(Path.Combine(Repo.Artifacts, "test-broker", $"cluster-{Guid.NewGuid():N}"));
+
+    public ValueTask DisposeAsync() => Cluster.DisposeAsync();
+}
+
+/// <summary>
+/// Outgrowing one broker: both apps given the three nodes, a quorum queue replicated on all of them;
+/// the node they are connected to stops mid-run, they fail over to another, and every message
+/// confirmed is consumed. NativeAOT on linux-x64 (the failover is the client's logic, the same code on
+/// both RIDs; three nodes and qemu on two cores would time the machine, not the apps).
+/// </summary>
+public sealed class ClusterTests(PublishedApps published, OwnCluster own) : IClassFixture<OwnCluster>
+{
+    public static TheoryData<string> EachClient => new("RabbitMQ.Client", "AmqpPublisher");
+
+    [Theory]
+    [MemberData(nameof(EachClient))]
+    public async Task Stopping_the_node_the_apps_use_fails_them_over_and_every_confirmed_message_is_consumed(string client)
+    {
+        const string rid = "linux-x64";
+        var cluster = own.Cluster;
+        var (apps, queue, count) = (new BrokerApps(published, rid, cluster.Uri), $"aotsmoke.cluster.{Guid.NewGuid():N}", 20_000);
+        await using var consume = await apps.StartAsync(App.Consumer, queue, count);
+        await consume.WaitForReadyAsync(AppRuns.ReadyTimeout(rid));
+        // At most 2,000 a second: the run lasts 10 s, so the node stops mid-run.
+        await using var publish = await apps.StartAsync(App.Publisher, queue, count, ["--concurrency", "8", "--rate", "2000", .. Rids.ClientArguments(client)]);
+        await publish.WaitForReadyAsync(AppRuns.ReadyTimeout(rid));
+        // Both connect to the first node that answers: node 1.
+        Assert.Contains($"Connected to {Redacted(cluster.Uris[0])}", publish.Stdout, StringComparison.Ordinal);
+
+        await Task.Delay(1_000, TestContext.Current.CancellationToken);
+        await cluster.CtlAsync(1, "stop_app");
+        try
+        {
+            Assert.Equal(0, await publish.WaitForExitAsync(TimeSpan.FromMinutes(3)));
+            Assert.Equal(0, await consume.WaitForExitAsync(TimeSpan.FromMinutes(3)));
+        }
+        finally
+        {
+            await cluster.CtlAsync(1, "start_app");
+        }
+
+        Assert.Contains($"Reconnected to {Redacted(cluster.Uris[1])}", publish.Stdout, StringComparison.Ordinal);
+        Assert.Contains($"Reconnected to {Redacted(cluster.Uris[1])}", consume.Stdout, StringComparison.Ordinal);
+        Assert.Equal(count, BrokerApps.Confirmed(publish.Stdout));
+        Assert.Equal(count, BrokerApps.Acknowledged(consume.Stdout, count));
+        Assert.Equal("", consume.Stderr);
+    }
+
+    // How the apps print a node: without its credentials.
+    private static string Redacted(string uri) => Prewire.Amqp.AmqpUri.Parse(uri).ToString();
+}
