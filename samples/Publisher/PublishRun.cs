@@ -4,6 +4,7 @@ using Prewire.Messaging;
 using Prewire.Pipeline;
 using Prewire.RabbitMQ;
 using Prewire.Samples;
+using Prewire.Samples.Messaging;
 using Serilog;
 
 namespace Prewire.Publisher;
@@ -11,11 +12,13 @@ namespace Prewire.Publisher;
 /// <summary>
 /// Publishes a number of messages through the pipeline, a fixed number in flight, each until the broker
 /// confirmed it: a message whose connection was lost is published again on the connection that
-/// replaces it (at least once: the broker may have had it), one the broker refused (nack, return)
-/// is counted as failed. Stopping ends it between messages.
+/// replaces it (at least once: the broker may have had it), one the broker nacked is published again
+/// up to 3 times, one it returned (no queue) is counted as failed. Stopping ends it between messages.
 /// </summary>
 internal sealed class PublishRun(Pipeline<OutgoingLogicalContext> pipeline, BrokerConnection? connection, RunReport report, ILogger log)
 {
+    private const int MaxNacks = 3;
+
     private int _next = -1;
     private int _confirmed;
     private int _refused;
@@ -25,7 +28,7 @@ internal sealed class PublishRun(Pipeline<OutgoingLogicalContext> pipeline, Brok
     /// <summary>Messages the broker confirmed.</summary>
     public int Confirmed => Volatile.Read(ref _confirmed);
 
-    /// <summary>Messages the broker refused (nacked or returned as unroutable).</summary>
+    /// <summary>Messages the broker refused: returned as unroutable, or nacked every time.</summary>
     public int Refused => Volatile.Read(ref _refused);
 
     /// <summary>Publishes made again after a lost connection.</summary>
@@ -37,17 +40,18 @@ internal sealed class PublishRun(Pipeline<OutgoingLogicalContext> pipeline, Brok
     /// <summary>Publishes <paramref name="count"/> messages, <paramref name="concurrency"/> at a time.</summary>
     /// <param name="count">Messages to publish.</param>
     /// <param name="concurrency">Publishes awaiting their confirms at once.</param>
+    /// <param name="size">Body bytes: the text padded to it (0: the text as it is).</param>
     /// <param name="rate">Messages per second at most, 0 for no cap: message i is not published before i / rate seconds into the run.</param>
     /// <param name="stopping">Ends the run between messages.</param>
     /// <param name="abandon">Gives up on the publishes in flight (and on reconnecting).</param>
     /// <exception cref="AppException">The connection was lost and could not be replaced: how many were not confirmed, and why.</exception>
-    public async Task RunAsync(int count, int concurrency, int rate, CancellationToken stopping, CancellationToken abandon)
+    public async Task RunAsync(int count, int concurrency, int rate, int size, CancellationToken stopping, CancellationToken abandon)
     {
         using var done = new CancellationTokenSource();
         var progress = report.ShowProgressAsync(() => (Confirmed, $"{Confirmed} confirmed, {Refused} refused, {Republished} published again"), log, done.Token);
         try
         {
-            await Task.WhenAll(Enumerable.Range(0, Math.Max(1, Math.Min(concurrency, count))).Select(_ => PublishAsync(count, rate, stopping, abandon))).ConfigureAwait(false);
+            await Task.WhenAll(Enumerable.Range(0, Math.Max(1, Math.Min(concurrency, count))).Select(_ => PublishAsync(count, rate, size, stopping, abandon))).ConfigureAwait(false);
         }
         catch (AmqpException e)
         {
@@ -64,7 +68,7 @@ internal sealed class PublishRun(Pipeline<OutgoingLogicalContext> pipeline, Brok
         }
     }
 
-    private async Task PublishAsync(int count, int rate, CancellationToken stopping, CancellationToken abandon)
+    private async Task PublishAsync(int count, int rate, int size, CancellationToken stopping, CancellationToken abandon)
     {
         int index;
         while (!stopping.IsCancellationRequested && (index = Interlocked.Increment(ref _next)) < count)
@@ -73,12 +77,16 @@ internal sealed class PublishRun(Pipeline<OutgoingLogicalContext> pipeline, Brok
                 await Task.Delay(early, stopping).ConfigureAwait(false);
             // One id for every publish of a message: the consumer recognises a copy by it.
             var (id, text) = (Guid.NewGuid().ToString("N"), $"message {index + 1} of {count}");
+            object body = size > 0 ? new TextMessages.Padded(text, size) : text;
+            var nacks = 0;
             while (true)
             {
                 var (session, started) = (connection?.Session, Stopwatch.GetTimestamp());
                 try
                 {
-                    await pipeline.Invoke(new OutgoingLogicalContext(id, text, abandon)).ConfigureAwait(false);
+                    // Disposed once its pipeline completed, whichever way: its body buffer goes back to the pool.
+                    using var message = new OutgoingLogicalContext(id, body, abandon);
+                    await pipeline.Invoke(message).ConfigureAwait(false);
                     report.Latency.Record(Stopwatch.GetElapsedTime(started));
                     report.Done(Interlocked.Increment(ref _confirmed));
                     break;
@@ -88,6 +96,13 @@ internal sealed class PublishRun(Pipeline<OutgoingLogicalContext> pipeline, Brok
                     if (Interlocked.Exchange(ref _reportedLoss, session) != session)
                         log.Warning("{Error}; reconnecting, then publishing again what was not confirmed", e.Message);
                     await connection.ReconnectAsync(session, abandon).ConfigureAwait(false);
+                    Interlocked.Increment(ref _republished);
+                }
+                // A nack says the broker could not take the message (a node shutting down, a queue's
+                // leader moving): publish it again, a few times. A return (no queue bound) or a closed
+                // channel would fail the same way every time.
+                catch (AmqpException e) when (e.Kind == AmqpExceptionKind.Nacked && ++nacks < MaxNacks)
+                {
                     Interlocked.Increment(ref _republished);
                 }
                 catch (AmqpException e) when (!e.ConnectionLost)

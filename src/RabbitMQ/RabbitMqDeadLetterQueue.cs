@@ -53,6 +53,10 @@ public sealed class RabbitMqDeadLetterQueue : IDeadLetterQueue
         {
             throw RabbitMqDispatch.Lost(session, e);
         }
+        catch (ObjectDisposedException e)
+        {
+            throw RabbitMqDispatch.Lost(session, reason: null, e);
+        }
         catch (PublishException e)
         {
             throw new AmqpException(e.IsReturn ? AmqpExceptionKind.Returned : AmqpExceptionKind.Nacked,

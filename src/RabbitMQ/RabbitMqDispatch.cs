@@ -47,6 +47,11 @@ public sealed class RabbitMqDispatch : BrokerDispatch
         {
             throw Lost(session, e);
         }
+        // Another publish found the connection lost first and the session was disposed under this one.
+        catch (ObjectDisposedException e)
+        {
+            throw Lost(session, reason: null, e);
+        }
         catch (PublishException e)
         {
             throw new AmqpException(e.IsReturn ? AmqpExceptionKind.Returned : AmqpExceptionKind.Nacked,

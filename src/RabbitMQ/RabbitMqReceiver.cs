@@ -169,7 +169,7 @@ public sealed class RabbitMqReceiver(BrokerConnection connection, Pipeline<Trans
             if (context.Outcome == ReceiveOutcome.Duplicate) Interlocked.Increment(ref _duplicates);
             await channel.BasicAckAsync(delivery.DeliveryTag, multiple: false, CancellationToken.None).ConfigureAwait(false);
         }
-        catch (OperationInterruptedException)
+        catch (Exception e) when (e is OperationInterruptedException or ObjectDisposedException)
         {
             // The connection went while this delivery was handled: it is redelivered on the next one, and
             // a handled message then meets the duplicate check; a rejected one is simply tried again.

@@ -20,11 +20,20 @@ internal sealed partial class BrokerApps(PublishedApps published, string rid, st
         return AppProcess.Start(build.ExecutablePath, ["--uri", broker, "--queue", queue, "--count", $"{count}", .. args], rid: rid);
     }
 
+    /// <summary>Waits for <paramref name="process"/> to exit with <paramref name="expected"/>; if it does not, says what it printed.</summary>
+    public static async Task AssertExitsAsync(AppProcess process, int expected, TimeSpan timeout)
+    {
+        var exitCode = await process.WaitForExitAsync(timeout);
+        Assert.True(exitCode == expected, $"exit {exitCode}, expected {expected}\nstderr:\n{process.Stderr}\nstdout (end):\n{Tail(process.Stdout)}");
+
+        static string Tail(string text) => text.Length > 3_000 ? text[^3_000..] : text;
+    }
+
     /// <summary>Publishes <paramref name="count"/> messages; the run must end 0. Returns its stdout.</summary>
     public async Task<string> PublishAsync(string queue, int count, params string[] args)
     {
         await using var publish = await StartAsync(App.Publisher, queue, count, args);
-        Assert.Equal(0, await publish.WaitForExitAsync(TimeSpan.FromMinutes(3)));
+        await AssertExitsAsync(publish, 0, TimeSpan.FromMinutes(3));
         Assert.Equal(count, Confirmed(publish.Stdout));
         return publish.Stdout;
     }
@@ -33,7 +42,7 @@ internal sealed partial class BrokerApps(PublishedApps published, string rid, st
     public async Task<string> ConsumeAsync(string queue, int count, params string[] args)
     {
         await using var consume = await StartAsync(App.Consumer, queue, count, args);
-        Assert.Equal(0, await consume.WaitForExitAsync(TimeSpan.FromMinutes(3)));
+        await AssertExitsAsync(consume, 0, TimeSpan.FromMinutes(3));
         Assert.Equal("", consume.Stderr);
         return consume.Stdout;
     }

@@ -44,8 +44,8 @@ public sealed partial class BrokerFailureTests(PublishedApps published, OwnBroke
         await Task.Delay(1_000, TestContext.Current.CancellationToken);
         await broker.Node.CtlAsync("start_app");
 
-        Assert.Equal(0, await publish.WaitForExitAsync(TimeSpan.FromMinutes(3)));
-        Assert.Equal(0, await consume.WaitForExitAsync(TimeSpan.FromMinutes(3)));
+        await BrokerApps.AssertExitsAsync(publish, 0, TimeSpan.FromMinutes(3));
+        await BrokerApps.AssertExitsAsync(consume, 0, TimeSpan.FromMinutes(3));
         // Every message confirmed, some perhaps twice (republished after the loss: at least once)...
         Assert.Equal(count, BrokerApps.Confirmed(publish.Stdout));
         Assert.True(BrokerApps.PublisherReported(publish.Stdout, "reconnects") >= 1, publish.Stdout);

@@ -42,8 +42,8 @@ public sealed class ClusterTests(PublishedApps published, OwnCluster own) : ICla
         await cluster.CtlAsync(1, "stop_app");
         try
         {
-            Assert.Equal(0, await publish.WaitForExitAsync(TimeSpan.FromMinutes(3)));
-            Assert.Equal(0, await consume.WaitForExitAsync(TimeSpan.FromMinutes(3)));
+            await BrokerApps.AssertExitsAsync(publish, 0, TimeSpan.FromMinutes(3));
+            await BrokerApps.AssertExitsAsync(consume, 0, TimeSpan.FromMinutes(3));
         }
         finally
         {

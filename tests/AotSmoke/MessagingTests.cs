@@ -96,8 +96,8 @@ public sealed class MessagingTests(PublishedApps published)
         await using var consume = await apps.StartAsync(App.Consumer, queue, count, "--json");
         await consume.WaitForReadyAsync(AppRuns.ReadyTimeout(rid));
         await using var publish = await apps.StartAsync(App.Publisher, queue, count, "--json", "--concurrency", "4");
-        Assert.Equal(0, await publish.WaitForExitAsync(TimeSpan.FromMinutes(3)));
-        Assert.Equal(0, await consume.WaitForExitAsync(TimeSpan.FromMinutes(3)));
+        await BrokerApps.AssertExitsAsync(publish, 0, TimeSpan.FromMinutes(3));
+        await BrokerApps.AssertExitsAsync(consume, 0, TimeSpan.FromMinutes(3));
 
         var published = Report(publish.Stdout);
         Assert.Equal((count, "RabbitMQ.Client", 0, 0), (published.GetProperty("messages").GetInt32(), published.GetProperty("client").GetString(),
