@@ -51,7 +51,10 @@ public sealed class BrokerOptions
     public BrokerSessionOptions Session(ParseResult parsed, string clientName, bool confirms)
     {
         var endpoints = new List<AmqpUri>();
-        foreach (var text in Parsed(parsed).GetValue(_uri)!.SelectMany(u => u.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)))
+        var given = Parsed(parsed).GetValue(_uri)!;
+        // An empty --uri is a mistake to say, not "no broker": that is leaving the option out.
+        if (given.Length > 0 && given.All(string.IsNullOrWhiteSpace)) throw new AppException("invalid broker URI (--uri / RABBITMQ_URI): empty");
+        foreach (var text in given.SelectMany(u => u.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)))
         {
             // Never echoes the text: it may hold a password.
             endpoints.Add(AmqpUri.TryParse(text, out var uri, out var error) ? uri

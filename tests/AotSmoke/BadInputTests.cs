@@ -38,10 +38,50 @@ public sealed class BadInputTests(PublishedApps published)
         return AssertFailsAsync(appName, rid, 1, $"cannot reach RabbitMQ at amqp://127.0.0.1:{port}/", "--uri", $"amqp://guest:topsecret@127.0.0.1:{port}/");
     }
 
+    public static TheoryData<string, string, string, string> BadUrisByAppAndRid()
+    {
+        var data = new TheoryData<string, string, string, string>();
+        foreach (var rid in Rids.All)
+            foreach (var appName in new[] { App.Publisher.Name, App.Consumer.Name })
+            {
+                data.Add(appName, rid, "http://guest:topsecret@127.0.0.1/", "invalid broker URI (--uri / RABBITMQ_URI): scheme 'http'");
+                data.Add(appName, rid, "amqp://", "invalid broker URI (--uri / RABBITMQ_URI): no host");
+                data.Add(appName, rid, "", "invalid broker URI (--uri / RABBITMQ_URI): empty");
+                data.Add(appName, rid, "amqp://guest:topsecret@no-such-host.invalid/", "cannot reach RabbitMQ at amqp://no-such-host.invalid:5672/");
+            }
+        return data;
+    }
+
+    [Theory]
+    [MemberData(nameof(BadUrisByAppAndRid))]
+    public Task A_bad_or_unresolvable_uri_exits_1_saying_what_is_wrong(string appName, string rid, string uri, string expected) =>
+        AssertFailsAsync(appName, rid, 1, expected, "--uri", uri);
+
     [Theory]
     [MemberData(nameof(BrokerAppsByRid))]
-    public Task Malformed_uri_exits_1(string appName, string rid) =>
-        AssertFailsAsync(appName, rid, 1, "invalid broker URI", "--uri", "http://guest:topsecret@127.0.0.1/");
+    public Task No_node_of_several_answering_exits_1_naming_each(string appName, string rid)
+    {
+        var (first, second) = (FreePort.Next(), FreePort.Next());
+        return AssertFailsAsync(appName, rid, 1,
+            $"no RabbitMQ node of 2 could be used: cannot reach RabbitMQ at amqp://127.0.0.1:{first}/: Connection refused; cannot reach RabbitMQ at amqp://127.0.0.1:{second}/",
+            "--uri", $"amqp://127.0.0.1:{first}/,amqp://guest:topsecret@127.0.0.1:{second}/");
+    }
+
+    [Theory]
+    [MemberData(nameof(BrokerAppsByRid))]
+    public Task An_unknown_queue_type_is_a_usage_error_exit_2(string appName, string rid) =>
+        AssertFailsAsync(appName, rid, 2, "--queue-type must be quorum or classic, not 'mirrored'", "--queue-type", "mirrored");
+
+    [Theory]
+    [MemberData(nameof(BrokerAppsByRid))]
+    public async Task A_queue_that_exists_with_other_settings_exits_1_naming_it(string appName, string rid)
+    {
+        var queue = $"aotsmoke.badinput.{rid}.{Guid.NewGuid():N}";
+        var result = await published.GetSucceededAsync(App.Named(appName), rid);
+        await using (var classic = AppProcess.Start(result.ExecutablePath, ["--uri", TestBroker.Uri.ToString(), "--queue", queue, "--queue-type", "classic"], rid: rid))
+            Assert.Equal(0, await classic.WaitForExitAsync(AppRuns.ReadyTimeout(rid)));
+        await AssertFailsAsync(appName, rid, 1, $"refused the topology of queue '{queue}', which exists with other settings", "--uri", TestBroker.Uri.ToString(), "--queue", queue);
+    }
 
     [Theory]
     [MemberData(nameof(BrokerAppsByRid))]

@@ -39,6 +39,13 @@ public sealed class AppCommandTests
     }
 
     [Fact]
+    public void An_empty_uri_is_an_error_not_no_broker()
+    {
+        var (app, parsed) = Parse("--uri", "");
+        Assert.Equal("invalid broker URI (--uri / RABBITMQ_URI): empty", Assert.Throws<AppException>(() => app.Session(parsed, "test", confirms: false)).Message);
+    }
+
+    [Fact]
     public void Several_nodes_are_given_by_repeating_uri_or_separating_with_commas_in_order()
     {
         var (app, parsed) = Parse("--uri", "amqp://127.0.0.1:1/,amqp://127.0.0.1:2/", "--uri", "amqp://127.0.0.1:3/");

@@ -60,6 +60,11 @@ public sealed class AmqpUri
             error = $"scheme '{parsed.Scheme}' is not amqp or amqps";
             return false;
         }
+        if (parsed.Host.Length == 0)
+        {
+            error = "no host; expected amqp://user:password@host:port/vhost";
+            return false;
+        }
         string userName = "guest", password = "guest";
         if (parsed.UserInfo.Length > 0)
         {

@@ -19,6 +19,7 @@ public sealed class AmqpUriTests
     [InlineData("http://guest:secret@127.0.0.1/", "scheme 'http'")]
     [InlineData("127.0.0.1:5672", "expected amqp://")]
     [InlineData(null, "not an absolute URI")]
+    [InlineData("amqp://", "no host")]
     public void TryParse_says_what_is_wrong_and_never_echoes_the_text(string? text, string reason)
     {
         Assert.False(AmqpUri.TryParse(text, out _, out var error));
