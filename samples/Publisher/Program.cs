@@ -11,6 +11,7 @@ var app = new AppCommand("Prewire.Publisher", "Prewire publisher: publishes mess
 var broker = app.AddBroker("Queue the messages go to; declared if missing, with its dead-letter queue.");
 var countOption = app.AddCount("--count", "Messages to publish; a message whose connection is lost is published again on the next one.", "PREWIRE_COUNT", 0);
 var concurrencyOption = app.AddCount("--concurrency", "Publishes awaiting their confirms at once.", "PREWIRE_CONCURRENCY", 1);
+var sizeOption = app.AddCount("--size", "Body bytes: the message's text padded with '.' to this size (0: the text alone).", "PREWIRE_SIZE", 0);
 var rateOption = app.AddCount("--rate", "Messages per second at most (0: as fast as the confirms come).", "PREWIRE_RATE", 0);
 var amqpPublisher = app.AddFlag("--amqp-publisher", "Publish with Prewire's zero-copy AmqpPublisher instead of RabbitMQ.Client.");
 app.AddDescribe("outgoing");
@@ -42,7 +43,7 @@ return app.Run(args, async (parsed, log, cancellationToken) =>
     using var abandon = new CancellationTokenSource();
     using var onStop = cancellationToken.Register(() => abandon.CancelAfter(TimeSpan.FromSeconds(4)));
     var run = new PublishRun(pipeline, connection, report, log);
-    await run.RunAsync(count, parsed.GetValue(concurrencyOption), parsed.GetValue(rateOption), cancellationToken, abandon.Token);
+    await run.RunAsync(count, parsed.GetValue(concurrencyOption), parsed.GetValue(rateOption), parsed.GetValue(sizeOption), cancellationToken, abandon.Token);
     if (count == 0) return ExitCodes.Success;
     log.Information("Published {Count} of {Requested} messages to {Destination}, each confirmed, in {Elapsed:0} ms ({Builder} pipeline, {Client}; {Republished} published again after {Reconnects} reconnects){Stopped}",
         run.Confirmed, count, route.Destination, report.Elapsed.TotalMilliseconds, pipeline.Builder, dispatch.Client,

@@ -10,7 +10,13 @@ public static class TextMessages
     /// <summary>The content type written and accepted.</summary>
     public const string ContentType = "text/plain; charset=utf-8";
 
-    /// <summary>Outgoing: turns the logical message (a string) into UTF-8 bytes.</summary>
+    /// <summary>A text sent as a body of <paramref name="Size"/> bytes: its UTF-8, then '.' up to the size (never cut).</summary>
+    public sealed record Padded(string Text, int Size);
+
+    /// <summary>
+    /// Outgoing: writes the logical message (a string, or <see cref="Padded"/> text) as UTF-8, once, into
+    /// the message's pooled body buffer; the physical message's body is that buffer, not a copy.
+    /// </summary>
     public sealed class Serialize : StageConnector<OutgoingLogicalContext, OutgoingPhysicalContext>
     {
         /// <inheritdoc />
@@ -18,9 +24,17 @@ public static class TextMessages
         {
             ArgumentNullException.ThrowIfNull(context);
             ArgumentNullException.ThrowIfNull(next);
-            if (context.Message is not string text)
-                throw new ArgumentException($"the samples send text; got {context.Message.GetType().Name}", nameof(context));
-            return next(new OutgoingPhysicalContext(context, context.MessageId, context.Headers, Encoding.UTF8.GetBytes(text)));
+            var (text, size) = context.Message switch
+            {
+                string plain => (plain, 0),
+                Padded padded => (padded.Text, padded.Size),
+                _ => throw new ArgumentException($"the samples send text; got {context.Message.GetType().Name}", nameof(context)),
+            };
+            var length = Encoding.UTF8.GetByteCount(text);
+            var buffer = context.RentBodyBuffer(Math.Max(length, size));
+            Encoding.UTF8.GetBytes(text, buffer);
+            if (size > length) buffer.AsSpan(length, size - length).Fill((byte)'.');
+            return next(new OutgoingPhysicalContext(context, context.MessageId, context.Headers, buffer.AsMemory(0, Math.Max(length, size))));
         }
     }
 

@@ -33,6 +33,26 @@ public sealed class SamplePipelinesTests
 
     [Theory]
     [MemberData(nameof(Builders))]
+    public async Task Outgoing_pads_a_sized_text_in_the_messages_pooled_buffer_which_dispose_returns(string builder)
+    {
+        var captured = new Capture();
+        var pipeline = Build<OutgoingLogicalContext>(SamplePipelines.Outgoing(new Route("", "orders"), captured), builder);
+
+        var message = new OutgoingLogicalContext("id-9", new TextMessages.Padded("héllo", 10));
+        await pipeline.Invoke(message);
+
+        var body = Assert.Single(captured.Dispatched).Body;
+        Assert.Equal("héllo..."u8.ToArray().Concat("."u8.ToArray()).ToArray(), body.ToArray());
+        // The body is the rented buffer itself, not a copy of it...
+        Assert.True(System.Runtime.InteropServices.MemoryMarshal.TryGetArray(body, out var segment) && segment.Array!.Length >= 10);
+        message.Dispose();
+        message.Dispose();
+        // ...and once given back, the pool hands it out again.
+        Assert.Same(segment.Array, System.Buffers.ArrayPool<byte>.Shared.Rent(10));
+    }
+
+    [Theory]
+    [MemberData(nameof(Builders))]
     public async Task Incoming_reads_the_body_in_place_and_hands_the_text_to_the_handler(string builder)
     {
         IncomingLogicalContext? handled = null;
