@@ -1,5 +1,6 @@
 using Prewire.Amqp;
 using RabbitMQ.Client;
+using RabbitMQ.Client.Events;
 using RabbitMQ.Client.Exceptions;
 
 namespace Prewire.RabbitMQ;
@@ -91,6 +92,40 @@ public sealed class BrokerSession : IAsyncDisposable
         await channel.ExchangeDeclareAsync(options.Exchange, ExchangeType.Direct, durable: true, autoDelete: false, cancellationToken: cancellationToken).ConfigureAwait(false);
         await channel.QueueBindAsync(options.Queue, options.Exchange, options.RoutingKey, cancellationToken: cancellationToken).ConfigureAwait(false);
     }
+
+    /// <summary>
+    /// Publishes on <see cref="Channel"/> (confirmed when the channel has confirms on) and turns
+    /// RabbitMQ.Client's failures into one-line <see cref="AmqpException"/>s: its messages carry the
+    /// close reason's ToString, stack traces included. A refused dead letter is named as one.
+    /// </summary>
+    internal async Task PublishAsync(string exchange, string routingKey, bool mandatory, BasicProperties properties, ReadOnlyMemory<byte> body, bool deadLetter, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await Channel.BasicPublishAsync(exchange, routingKey, mandatory, properties, body, cancellationToken).ConfigureAwait(false);
+        }
+        catch (OperationInterruptedException e)
+        {
+            throw Lost(e);
+        }
+        // Another publish found the connection lost first and the session was disposed under this one.
+        catch (ObjectDisposedException e)
+        {
+            throw Lost(reason: null, e);
+        }
+        catch (PublishException e)
+        {
+            throw new AmqpException(e.IsReturn ? AmqpExceptionKind.Returned : AmqpExceptionKind.Nacked,
+                $"RabbitMQ at {Uri} did not take {(deadLetter ? $"the dead letter of message '{properties.MessageId}' ({exchange})" : $"message {properties.MessageId}")}: {(e.IsReturn ? "returned as unroutable" : "nacked")}", e);
+        }
+    }
+
+    /// <summary>A lost connection in one line, in the words the zero-copy client uses.</summary>
+    internal AmqpException Lost(OperationInterruptedException e) => Lost(e.ShutdownReason, e);
+
+    /// <inheritdoc cref="Lost(OperationInterruptedException)" />
+    internal AmqpException Lost(ShutdownEventArgs? reason, Exception e) => new(AmqpExceptionKind.ConnectionClosed,
+        $"lost the connection to RabbitMQ at {Uri}: {(reason is null ? e.GetType().Name : $"{reason.ReplyText} ({reason.ReplyCode}, closed by the {(reason.Initiator == ShutdownInitiator.Peer ? "broker" : "client")})")}", e);
 
     /// <inheritdoc />
     public async ValueTask DisposeAsync()

@@ -1,8 +1,6 @@
 using System.Globalization;
-using Prewire.Amqp;
 using Prewire.Messaging;
 using RabbitMQ.Client;
-using RabbitMQ.Client.Exceptions;
 
 namespace Prewire.RabbitMQ;
 
@@ -45,22 +43,6 @@ public sealed class RabbitMqDeadLetterQueue : IDeadLetterQueue
             DeliveryMode = DeliveryModes.Persistent,
             Headers = headers,
         };
-        try
-        {
-            await session.Channel.BasicPublishAsync(session.Options.DeadLetterExchange, "", mandatory: true, properties, message.Body, CancellationToken.None).ConfigureAwait(false);
-        }
-        catch (OperationInterruptedException e)
-        {
-            throw RabbitMqDispatch.Lost(session, e);
-        }
-        catch (ObjectDisposedException e)
-        {
-            throw RabbitMqDispatch.Lost(session, reason: null, e);
-        }
-        catch (PublishException e)
-        {
-            throw new AmqpException(e.IsReturn ? AmqpExceptionKind.Returned : AmqpExceptionKind.Nacked,
-                $"RabbitMQ at {session.Uri} did not take the dead letter of message '{message.MessageId}' ({session.Options.DeadLetterExchange})", e);
-        }
+        await session.PublishAsync(session.Options.DeadLetterExchange, "", mandatory: true, properties, message.Body, deadLetter: true, CancellationToken.None).ConfigureAwait(false);
     }
 }

@@ -1,8 +1,6 @@
 using Prewire.Amqp;
 using Prewire.Messaging;
 using RabbitMQ.Client;
-using RabbitMQ.Client.Events;
-using RabbitMQ.Client.Exceptions;
 
 namespace Prewire.RabbitMQ;
 
@@ -37,32 +35,6 @@ public sealed class RabbitMqDispatch : BrokerDispatch
             Headers = FieldTableOf(context),
         };
         var session = _connection?.Session ?? throw new InvalidOperationException("No connection attached: call Attach before publishing.");
-        try
-        {
-            await session.Channel.BasicPublishAsync(context.Exchange, context.RoutingKey, Mandatory, properties, context.Body, context.CancellationToken).ConfigureAwait(false);
-        }
-        // The client's messages for these (AlreadyClosedException is one) carry the close reason's
-        // ToString, stack traces included: one line each, in the words the zero-copy client uses.
-        catch (OperationInterruptedException e)
-        {
-            throw Lost(session, e);
-        }
-        // Another publish found the connection lost first and the session was disposed under this one.
-        catch (ObjectDisposedException e)
-        {
-            throw Lost(session, reason: null, e);
-        }
-        catch (PublishException e)
-        {
-            throw new AmqpException(e.IsReturn ? AmqpExceptionKind.Returned : AmqpExceptionKind.Nacked,
-                $"RabbitMQ at {session.Uri} did not take message {context.MessageId}: {(e.IsReturn ? "returned as unroutable" : "nacked")}", e);
-        }
+        await session.PublishAsync(context.Exchange, context.RoutingKey, Mandatory, properties, context.Body, deadLetter: false, context.CancellationToken).ConfigureAwait(false);
     }
-
-    /// <summary>A lost connection in one line, in the words the zero-copy client uses.</summary>
-    internal static AmqpException Lost(BrokerSession session, OperationInterruptedException e) => Lost(session, e.ShutdownReason, e);
-
-    /// <inheritdoc cref="Lost(BrokerSession, OperationInterruptedException)" />
-    internal static AmqpException Lost(BrokerSession session, ShutdownEventArgs? reason, Exception e) => new(AmqpExceptionKind.ConnectionClosed,
-        $"lost the connection to RabbitMQ at {session.Uri}: {(reason is null ? e.GetType().Name : $"{reason.ReplyText} ({reason.ReplyCode}, closed by the {(reason.Initiator == ShutdownInitiator.Peer ? "broker" : "client")})")}", e);
 }

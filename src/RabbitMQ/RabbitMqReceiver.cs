@@ -62,7 +62,7 @@ public sealed class RabbitMqReceiver(BrokerConnection connection, Pipeline<Trans
             consumer.ShutdownAsync += (_, reason) =>
             {
                 if (reason.Initiator != ShutdownInitiator.Application)
-                    lost.TrySetResult(RabbitMqDispatch.Lost(session, reason, new AlreadyClosedException(reason)));
+                    lost.TrySetResult(session.Lost(reason, new AlreadyClosedException(reason)));
                 return Task.CompletedTask;
             };
             string? tag = null;
@@ -74,7 +74,7 @@ public sealed class RabbitMqReceiver(BrokerConnection connection, Pipeline<Trans
             }
             catch (OperationInterruptedException e)
             {
-                lost.TrySetResult(RabbitMqDispatch.Lost(session, e));
+                lost.TrySetResult(session.Lost(e));
             }
 
             if (await Task.WhenAny(done.Task, lost.Task).ConfigureAwait(false) == done.Task)
