@@ -52,31 +52,37 @@ public sealed class AppCommand
     }
 
     /// <summary>Adds a non-negative integer option falling back to an environment variable, then to <paramref name="defaultValue"/>.</summary>
+    public Option<int> AddCount(string name, string description, string environmentVariable, int defaultValue) =>
+        AddParsed(name, description, environmentVariable, defaultValue, "a whole number of 0 or more",
+            text => (int.TryParse(text, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var value), value));
+
+    /// <summary>
+    /// Adds an option that <paramref name="parse"/> reads from the flag or, without it, from
+    /// <paramref name="environmentVariable"/>; text it cannot read is a usage error naming where it came
+    /// from and saying it must be <paramref name="expected"/>.
+    /// </summary>
     /// <remarks>
-    /// Parsed here, not by System.CommandLine's converter: a value that is not a number must be a usage
+    /// Parsed here, not by System.CommandLine's converter: a value it cannot read must be a usage
     /// error, and reading a failed conversion in a validator throws out of the parser instead.
     /// </remarks>
-    public Option<int> AddCount(string name, string description, string environmentVariable, int defaultValue)
+    internal Option<T> AddParsed<T>(string name, string description, string environmentVariable, T defaultValue, string expected, Func<string, (bool Ok, T Value)> parse)
     {
-        var option = new Option<int>(name)
+        var option = new Option<T>(name)
         {
             Description = $"{description} Env: {environmentVariable}.",
-            DefaultValueFactory = result =>
-            {
-                var text = Environment.GetEnvironmentVariable(environmentVariable);
-                return string.IsNullOrEmpty(text) ? defaultValue : ParseCount(result, text, environmentVariable, defaultValue);
-            },
-            CustomParser = result => ParseCount(result, result.Tokens.Count == 0 ? "" : result.Tokens[^1].Value, name, defaultValue),
+            DefaultValueFactory = result => Environment.GetEnvironmentVariable(environmentVariable) is { Length: > 0 } text ? Parse(result, text, environmentVariable) : defaultValue,
+            CustomParser = result => Parse(result, result.Tokens.Count == 0 ? "" : result.Tokens[^1].Value, name),
         };
         _root.Options.Add(option);
         return option;
-    }
 
-    private static int ParseCount(System.CommandLine.Parsing.ArgumentResult result, string text, string source, int defaultValue)
-    {
-        if (int.TryParse(text, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var value)) return value;
-        result.AddError($"{source} must be a whole number of 0 or more, not '{text}'.");
-        return defaultValue;
+        T Parse(System.CommandLine.Parsing.ArgumentResult result, string text, string source)
+        {
+            var (ok, value) = parse(text);
+            if (ok) return value;
+            result.AddError($"{source} must be {expected}, not '{text}'.");
+            return defaultValue;
+        }
     }
 
     /// <summary>Adds <c>--describe</c>: print the app's pipeline and exit; see <see cref="Describe"/>.</summary>

@@ -28,21 +28,12 @@ public sealed class BrokerOptions
         };
         app.Add(_uri);
         _queue = app.AddOption("--queue", queueDescription, "PREWIRE_QUEUE", "prewire.demo");
-        _queueType = new Option<BrokerQueueType>("--queue-type")
-        {
-            Description = "quorum (replicated; the default) or classic. Env: PREWIRE_QUEUE_TYPE.",
-            DefaultValueFactory = result => Environment.GetEnvironmentVariable("PREWIRE_QUEUE_TYPE") is { Length: > 0 } text
-                ? ParseQueueType(result, text, "PREWIRE_QUEUE_TYPE")
-                : BrokerQueueType.Quorum,
-            CustomParser = result => ParseQueueType(result, result.Tokens.Count == 0 ? "" : result.Tokens[^1].Value, "--queue-type"),
-        };
-        app.Add(_queueType);
+        // Enum.TryParse would take "1" too: only the names.
+        _queueType = app.AddParsed("--queue-type", "quorum (replicated; the default) or classic.", "PREWIRE_QUEUE_TYPE", BrokerQueueType.Quorum, "quorum or classic",
+            text => (Enum.TryParse<BrokerQueueType>(text, ignoreCase: true, out var type) && !char.IsDigit(text[0]), type));
         _exchange = app.AddOption("--exchange", "Exchange messages are published to, declared (direct) and bound to the queue; the default exchange when not given.", "PREWIRE_EXCHANGE");
         _routingKey = app.AddOption("--routing-key", "Routing key messages are published with and the queue is bound with; the queue's name when not given.", "PREWIRE_ROUTING_KEY");
     }
-
-    /// <summary>The queue given.</summary>
-    public string Queue(ParseResult parsed) => Parsed(parsed).GetValue(_queue)!;
 
     /// <summary>The topology, and the nodes given (none when the app is not to connect).</summary>
     /// <param name="parsed">The command line.</param>
@@ -50,8 +41,9 @@ public sealed class BrokerOptions
     /// <param name="confirms">Publisher confirms on the session's channel.</param>
     public BrokerSessionOptions Session(ParseResult parsed, string clientName, bool confirms)
     {
+        ArgumentNullException.ThrowIfNull(parsed);
         var endpoints = new List<AmqpUri>();
-        var given = Parsed(parsed).GetValue(_uri)!;
+        var given = parsed.GetValue(_uri)!;
         // An empty --uri is a mistake to say, not "no broker": that is leaving the option out.
         if (given.Length > 0 && given.All(string.IsNullOrWhiteSpace)) throw new AppException("invalid broker URI (--uri / RABBITMQ_URI): empty");
         foreach (var text in given.SelectMany(u => u.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)))
@@ -60,13 +52,14 @@ public sealed class BrokerOptions
             endpoints.Add(AmqpUri.TryParse(text, out var uri, out var error) ? uri
                 : throw new AppException($"invalid broker URI (--uri / RABBITMQ_URI){(endpoints.Count > 0 ? $", number {endpoints.Count + 1}" : "")}: {error}"));
         }
+        var queue = parsed.GetValue(_queue)!;
         return new BrokerSessionOptions
         {
             Endpoints = endpoints,
-            Queue = Queue(parsed),
+            Queue = queue,
             QueueType = parsed.GetValue(_queueType),
             Exchange = parsed.GetValue(_exchange) ?? "",
-            RoutingKey = parsed.GetValue(_routingKey) ?? Queue(parsed),
+            RoutingKey = parsed.GetValue(_routingKey) ?? queue,
             ClientName = clientName,
             Confirms = confirms,
         };
@@ -98,18 +91,5 @@ public sealed class BrokerOptions
         connection.RetryingAfter = (e, delay) => log.Warning("Could not reconnect ({Error}); trying again in {Delay:0} ms", e.Message, delay.TotalMilliseconds);
         connection.Reconnected = session => log.Information("Reconnected to {Broker}", session.Uri);
         return connection;
-    }
-
-    private static ParseResult Parsed(ParseResult parsed)
-    {
-        ArgumentNullException.ThrowIfNull(parsed);
-        return parsed;
-    }
-
-    private static BrokerQueueType ParseQueueType(System.CommandLine.Parsing.ArgumentResult result, string text, string source)
-    {
-        if (Enum.TryParse<BrokerQueueType>(text, ignoreCase: true, out var type) && Enum.IsDefined(type) && !char.IsDigit(text[0])) return type;
-        result.AddError($"{source} must be quorum or classic, not '{text}'.");
-        return BrokerQueueType.Quorum;
     }
 }
