@@ -11,6 +11,7 @@ var app = new AppCommand("Prewire.Consumer", "Prewire consumer: consumes message
 var broker = app.AddBroker("Queue to consume; declared if missing, with its dead-letter queue.");
 var countOption = app.AddCount("--count", "Messages to handle (or dead-letter) and acknowledge before exiting (0: exit once ready).", "PREWIRE_COUNT", 0);
 var prefetchOption = app.AddCount("--prefetch", "Unacknowledged deliveries the broker may send ahead, at most --count (0: no limit but --count).", "PREWIRE_PREFETCH", 100);
+var concurrencyOption = app.AddCount("--concurrency", "Deliveries handled at once (1: one at a time, in queue order).", "PREWIRE_CONCURRENCY", 1);
 var maxAttemptsOption = app.AddCount("--max-attempts", "Times a failing handler runs before its message is dead-lettered (at least 1).", "PREWIRE_MAX_ATTEMPTS", 3);
 var poisonOption = app.AddOption("--poison", "Text that makes the handler throw, for seeing retries and the dead-letter queue at work.", "PREWIRE_POISON");
 var windowOption = app.AddCount("--dedup-window", "Message ids remembered to skip redeliveries of messages already handled.", "PREWIRE_DEDUP_WINDOW", 10_000);
@@ -20,7 +21,7 @@ app.AddJsonReport();
 
 return app.Run(args, async (parsed, log, cancellationToken) =>
 {
-    var (options, count) = (broker.Session(parsed, "prewire-consumer", confirms: true), parsed.GetValue(countOption));
+    var (options, count) = (broker.Session(parsed, "prewire-consumer", confirms: true, parsed.GetValue(concurrencyOption)), parsed.GetValue(countOption));
     var (report, handled) = (new RunReport(count, "endToEnd"), 0);
     var (maxAttempts, recent, poison) = (Math.Max(1, parsed.GetValue(maxAttemptsOption)), new RecentMessageIds(parsed.GetValue(windowOption)), parsed.GetValue(poisonOption));
     if (app.WantsWarmupReport(parsed))
@@ -50,7 +51,7 @@ return app.Run(args, async (parsed, log, cancellationToken) =>
     log.Information("Handled and acknowledged {Count} of {Requested} messages from {Queue} in {Elapsed:0} ms ({Builder} pipeline; {DeadLettered} dead-lettered, {Duplicates} duplicates skipped, {Reconnects} reconnects){Stopped}",
         result.Settled, count, options.Queue, report.Elapsed.TotalMilliseconds, pipeline.Builder, result.DeadLettered, result.Duplicates, result.Reconnects,
         cancellationToken.IsCancellationRequested ? "; stopped by a signal, the rest stay queued" : "");
-    report.Write(Console.Out, app.WantsJson(parsed), result.Settled,
+    report.Write(Console.Out, app.WantsJson(parsed), result.Settled, ("concurrency", options.ConsumerConcurrency),
         ("deadLettered", result.DeadLettered), ("duplicates", result.Duplicates), ("rejected", result.Rejected), ("reconnects", result.Reconnects));
     return ExitCodes.Success;
 

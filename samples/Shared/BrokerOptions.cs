@@ -39,7 +39,8 @@ public sealed class BrokerOptions
     /// <param name="parsed">The command line.</param>
     /// <param name="clientName">The name the broker shows for the connections.</param>
     /// <param name="confirms">Publisher confirms on the session's channel.</param>
-    public BrokerSessionOptions Session(ParseResult parsed, string clientName, bool confirms)
+    /// <param name="consumerConcurrency">Deliveries handled at once by a consumer on the session's channel.</param>
+    public BrokerSessionOptions Session(ParseResult parsed, string clientName, bool confirms, int consumerConcurrency = 1)
     {
         ArgumentNullException.ThrowIfNull(parsed);
         var endpoints = new List<AmqpUri>();
@@ -62,6 +63,7 @@ public sealed class BrokerOptions
             RoutingKey = parsed.GetValue(_routingKey) ?? queue,
             ClientName = clientName,
             Confirms = confirms,
+            ConsumerConcurrency = (ushort)Math.Clamp(consumerConcurrency, 1, ushort.MaxValue),
         };
     }
 

@@ -62,7 +62,8 @@ public sealed class BrokerSession : IAsyncDisposable
         try
         {
             var channel = await connection.CreateChannelAsync(
-                new CreateChannelOptions(publisherConfirmationsEnabled: options.Confirms, publisherConfirmationTrackingEnabled: options.Confirms),
+                new CreateChannelOptions(publisherConfirmationsEnabled: options.Confirms, publisherConfirmationTrackingEnabled: options.Confirms,
+                    consumerDispatchConcurrency: Math.Max(options.ConsumerConcurrency, (ushort)1)),
                 cancellationToken).ConfigureAwait(false);
             await DeclareAsync(channel, options, cancellationToken).ConfigureAwait(false);
             return new BrokerSession(options, uri, connection, channel);

@@ -38,4 +38,8 @@ public sealed class BrokerSessionOptions
     /// <summary>Publisher confirms on the session's channel.</summary>
     /// <remarks>Defaults to <see langword="false"/>.</remarks>
     public bool Confirms { get; init; }
+
+    /// <summary>Deliveries the session's channel hands to its consumer at once; above 1 they are handled concurrently, in no set order.</summary>
+    /// <remarks>Defaults to 1: one at a time, in the order the broker sent them.</remarks>
+    public ushort ConsumerConcurrency { get; init; } = 1;
 }

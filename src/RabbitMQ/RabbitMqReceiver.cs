@@ -116,10 +116,17 @@ public sealed class RabbitMqReceiver(BrokerConnection connection, Pipeline<Trans
 
     private async Task OnDeliveryAsync(IChannel channel, BasicDeliverEventArgs delivery, int count, TaskCompletionSource done, TaskCompletionSource drained)
     {
-        // Past the count or stopping: neither handled nor acknowledged, so the broker requeues it when
-        // the channel closes. A delivery that does not count gives its place back; the client dispatches
-        // one delivery at a time, so a delivery is only turned away once the count was settled.
-        if (done.Task.IsCompleted || Interlocked.Increment(ref _taken) > count) return;
+        // Stopping: neither handled nor acknowledged, so the broker requeues it when the channel closes.
+        if (done.Task.IsCompleted) return;
+        if (Interlocked.Increment(ref _taken) > count)
+        {
+            // Past the count while others are still handled (--concurrency above 1): one of them may turn
+            // out a duplicate and give its place back, and the delivery meant to fill it must not queue
+            // behind this one in the prefetch window, so this one goes back to the queue at once.
+            Interlocked.Decrement(ref _taken);
+            await RequeueAsync(channel, delivery.DeliveryTag).ConfigureAwait(false);
+            return;
+        }
         Interlocked.Increment(ref _inFlight);
         try
         {
@@ -136,6 +143,18 @@ public sealed class RabbitMqReceiver(BrokerConnection connection, Pipeline<Trans
         finally
         {
             if (Interlocked.Decrement(ref _inFlight) == 0 && Volatile.Read(ref _closing) == 1) drained.TrySetResult();
+        }
+    }
+
+    private static async Task RequeueAsync(IChannel channel, ulong deliveryTag)
+    {
+        try
+        {
+            await channel.BasicRejectAsync(deliveryTag, requeue: true, CancellationToken.None).ConfigureAwait(false);
+        }
+        catch (Exception e) when (e is OperationInterruptedException or ObjectDisposedException)
+        {
+            // Lost: the broker requeues it anyway.
         }
     }
 

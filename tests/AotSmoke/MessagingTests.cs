@@ -30,6 +30,22 @@ public sealed class MessagingTests(PublishedApps published)
     }
 
     [Theory]
+    [MemberData(nameof(EachRid))]
+    public async Task Consuming_concurrently_takes_exactly_the_count_and_leaves_the_rest_queued(string rid)
+    {
+        var (apps, queue, count) = (Apps(rid), Queue("concurrent", rid), Rids.Scaled(rid, 3_000));
+        await apps.PublishAsync(queue, count, ["--concurrency", "16"]);
+
+        // A third with 8 handlers at once and a prefetch window wider than what is left to take at the
+        // end: deliveries past the count go back to the queue, and a second run takes exactly the rest.
+        var first = await apps.ConsumeAsync(queue, count / 3, "--concurrency", "8", "--prefetch", "64");
+        var rest = await apps.ConsumeAsync(queue, count - count / 3, "--concurrency", "8");
+        Assert.Equal((count / 3, 0), (BrokerApps.Acknowledged(first, count / 3), BrokerApps.ConsumerReported(first, "duplicates")));
+        Assert.Equal((count - count / 3, 0), (BrokerApps.Acknowledged(rest, count - count / 3), BrokerApps.ConsumerReported(rest, "duplicates")));
+        Assert.Null(await apps.GetWithPikaAsync(queue));
+    }
+
+    [Theory]
     [MemberData(nameof(EachWithEachClient))]
     public async Task What_the_publisher_sends_is_read_byte_exact_with_its_headers_by_another_client(string rid, string client)
     {
