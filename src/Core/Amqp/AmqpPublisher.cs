@@ -16,7 +16,9 @@ namespace Prewire.Amqp;
 /// <see cref="PublishAsync(string, string, BasicProperties?, ReadOnlySequence{byte}, bool, CancellationToken)"/>
 /// writes the frames straight into the connection's <see cref="PipeWriter"/> on the caller's thread:
 /// the body goes from the caller's memory into the pipe's, and nowhere else. Concurrent publishers
-/// take turns at the writer without blocking a thread; each one's task completes when the broker
+/// take turns at the writer without blocking a thread, a large body a flush's worth at a time, so
+/// publishes on other channels go out between its frames (AMQP allows it across channels, never
+/// within one: a channel is held from its method frame to its last body frame); each one's task completes when the broker
 /// confirmed its message (or, with <see cref="AmqpPublisherOptions.Confirms"/> off, once its frames
 /// are flushed).
 /// </summary>
@@ -195,39 +197,52 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
         {
             var unblocked = _unblocked.Task;
             if (!unblocked.IsCompleted) await unblocked.WaitAsync(cancellationToken).ConfigureAwait(false);
-            await _writeLock.WaitAsync().ConfigureAwait(false);
+            var channel = _channels[(int)((uint)Interlocked.Increment(ref _nextChannel) % (uint)_channels.Length)];
+            await channel.Turn.WaitAsync().ConfigureAwait(false);
             try
             {
-                ThrowIfFailed();
-                var channel = _channels[_nextChannel];
-                _nextChannel = _nextChannel + 1 == _channels.Length ? 0 : _nextChannel + 1;
-                var sequence = ++channel.LastSequence;
-                if (_confirmsEnabled) confirm = channel.Confirms.Register(sequence);
-                var output = _connection.Output;
-                AmqpFrameWriter.WriteMethod(output, channel.Number, new BasicPublish(0, exchange, routingKey, mandatory, false));
-                AmqpFrameWriter.WriteContentHeader(output, channel.Number, (ulong)body.Length, properties, mandatory ? SequenceHeader : null, (long)sequence);
-                // A large body goes out a flush at a time, whole frames per flush, so it never sits in
-                // the pipe whole: what is in flight stays bounded by the thresholds.
-                var maxPayload = _frameMax - AmqpConstants.FrameOverhead;
-                var perFlush = maxPayload * Math.Max(1, _flushThreshold / maxPayload);
-                while (true)
+                await _writeLock.WaitAsync().ConfigureAwait(false);
+                try
                 {
-                    var part = body.Slice(0, Math.Min(body.Length, perFlush));
-                    AmqpFrameWriter.WriteContentBody(output, channel.Number, part, _frameMax);
-                    body = body.Slice(part.End);
-                    if (body.IsEmpty) break;
-                    // A completed flush means the connection is gone: ThrowIfFailed says why.
-                    if ((await output.FlushAsync(cancellationToken).ConfigureAwait(false)).IsCompleted) ThrowIfFailed();
+                    ThrowIfFailed();
+                    var sequence = ++channel.LastSequence;
+                    if (_confirmsEnabled) confirm = channel.Confirms.Register(sequence);
+                    var output = _connection.Output;
+                    AmqpFrameWriter.WriteMethod(output, channel.Number, new BasicPublish(0, exchange, routingKey, mandatory, false));
+                    AmqpFrameWriter.WriteContentHeader(output, channel.Number, (ulong)body.Length, properties, mandatory ? SequenceHeader : null, (long)sequence);
+                    // A large body goes out a flush at a time, whole frames per flush, so it never sits in
+                    // the pipe whole: what is in flight stays bounded by the thresholds.
+                    var maxPayload = _frameMax - AmqpConstants.FrameOverhead;
+                    var perFlush = maxPayload * Math.Max(1, _flushThreshold / maxPayload);
+                    while (true)
+                    {
+                        var part = body.Slice(0, Math.Min(body.Length, perFlush));
+                        AmqpFrameWriter.WriteContentBody(output, channel.Number, part, _frameMax);
+                        body = body.Slice(part.End);
+                        if (body.IsEmpty) break;
+                        // A completed flush means the connection is gone: ThrowIfFailed says why.
+                        if ((await output.FlushAsync(cancellationToken).ConfigureAwait(false)).IsCompleted) ThrowIfFailed();
+                        if (!_writeLock.HasWaiters) continue;
+                        // Publishes on other channels go between this body's parts (this channel stays
+                        // ours): a large body does not hold the connection while it drains.
+                        _writeLock.Release();
+                        await _writeLock.WaitAsync().ConfigureAwait(false);
+                        ThrowIfFailed();
+                    }
+                    owner?.Dispose();
+                    owner = null;
+                    // The last of a burst of queued publishers flushes for all of them (or anyone past the threshold).
+                    if ((!_writeLock.HasWaiters || output.UnflushedBytes >= _flushThreshold)
+                        && (await output.FlushAsync(cancellationToken).ConfigureAwait(false)).IsCompleted) ThrowIfFailed();
                 }
-                owner?.Dispose();
-                owner = null;
-                // The last of a burst of queued publishers flushes for all of them (or anyone past the threshold).
-                if ((!_writeLock.HasWaiters || output.UnflushedBytes >= _flushThreshold)
-                    && (await output.FlushAsync(cancellationToken).ConfigureAwait(false)).IsCompleted) ThrowIfFailed();
+                finally
+                {
+                    _writeLock.Release();
+                }
             }
             finally
             {
-                _writeLock.Release();
+                channel.Turn.Release();
             }
         }
         finally

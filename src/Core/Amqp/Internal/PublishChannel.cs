@@ -1,3 +1,5 @@
+using Prewire.Tasks;
+
 namespace Prewire.Amqp.Internal;
 
 /// <summary>
@@ -8,9 +10,15 @@ internal sealed class PublishChannel(ushort number)
 {
     public ushort Number { get; } = number;
 
+    /// <summary>
+    /// Held by one publish from its method frame to its last body frame: AMQP lets frames of different
+    /// channels interleave on a connection, never two contents on one channel.
+    /// </summary>
+    public AsyncLock Turn { get; } = new();
+
     public ConfirmTracker Confirms { get; } = new();
 
-    /// <summary>The last sequence number given out; advanced under the publisher's write lock.</summary>
+    /// <summary>The last sequence number given out; advanced under <see cref="Turn"/>.</summary>
     public ulong LastSequence { get; set; }
 
     /// <summary>Set by basic.return; the content header that follows names the publish.</summary>
