@@ -5,17 +5,18 @@ namespace Prewire.Harness;
 
 /// <summary>
 /// One short run of the main job: the Consumer and the Publisher (NativeAOT) against a broker, with one
-/// client, both with <c>--json</c>; their reports side by side. The demo prints one row per client.
+/// client, both with <c>--json</c>; their reports side by side, and the time from the Publisher's
+/// spawn to the last message consumed. The demo prints one row per client; <see cref="MessagingBenchmark"/> compares runs.
 /// </summary>
-public sealed record MessagingRun(string Client, JsonElement Publisher, JsonElement Consumer, long PublisherSize, long ConsumerSize)
+public sealed record MessagingRun(string Client, JsonElement Publisher, JsonElement Consumer, long PublisherSize, long ConsumerSize, TimeSpan Elapsed)
 {
     public static readonly string[] Clients = ["RabbitMQ.Client", "AmqpPublisher"];
 
     public static readonly string[] Header =
         ["client", "publisher start", "msgs/s", "confirm p99", "B/msg", "peak RSS", "consumer start", "msgs/s", "end-to-end p99", "B/msg", "peak RSS", "binaries"];
 
-    /// <summary>Publishes and consumes <paramref name="count"/> messages through a queue of their own.</summary>
-    public static async Task<MessagingRun> RunAsync(string client, PublishResult publisher, PublishResult consumer, string broker, int count, int concurrency)
+    /// <summary>Publishes and consumes <paramref name="count"/> messages of <paramref name="size"/> body bytes (0: the text alone) through a queue of their own.</summary>
+    public static async Task<MessagingRun> RunAsync(string client, PublishResult publisher, PublishResult consumer, string broker, int count, int concurrency, int size = 0)
     {
         ArgumentNullException.ThrowIfNull(publisher);
         ArgumentNullException.ThrowIfNull(consumer);
@@ -23,12 +24,13 @@ public sealed record MessagingRun(string Client, JsonElement Publisher, JsonElem
         string[] common = ["--uri", broker, "--queue", $"prewire.demo.{Guid.NewGuid():N}", "--count", $"{count}", "--json"];
         await using var consume = AppProcess.Start(consumer.ExecutablePath, common, rid: rid);
         await consume.WaitForReadyAsync(AppRuns.ReadyTimeout(rid)).ConfigureAwait(false);
+        var started = System.Diagnostics.Stopwatch.StartNew();
         await using var publish = AppProcess.Start(publisher.ExecutablePath,
-            [.. common, "--concurrency", $"{concurrency}", .. client == "AmqpPublisher" ? ["--amqp-publisher"] : Array.Empty<string>()], rid: rid);
+            [.. common, "--concurrency", $"{concurrency}", "--size", $"{size}", .. client == "AmqpPublisher" ? ["--amqp-publisher"] : Array.Empty<string>()], rid: rid);
         var timeout = TimeSpan.FromMinutes(3);
         if (await publish.WaitForExitAsync(timeout).ConfigureAwait(false) != 0 || await consume.WaitForExitAsync(timeout).ConfigureAwait(false) != 0)
             throw new InvalidOperationException($"the {client} run failed:\n{publish.Stderr}\n{consume.Stderr}");
-        return new MessagingRun(client, Report(publish.Stdout), Report(consume.Stdout), publisher.Size, consumer.Size);
+        return new MessagingRun(client, Report(publish.Stdout), Report(consume.Stdout), publisher.Size, consumer.Size, started.Elapsed);
     }
 
     // With --json the report is stdout's one line that is a JSON object (the ready line comes before it).

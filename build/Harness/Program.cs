@@ -15,6 +15,10 @@ switch (args)
         var reportRuns = args.Length > 1 && int.TryParse(args[1], out var r) && r > 0 ? r : 5;
         return OperatingSystem.IsLinux() ? await Report.RunAsync(reportRuns, Console.Out) : 2;
 
+    case ["messaging", ..]:
+        var messagingRuns = args.Length > 1 && int.TryParse(args[1], out var m) && m > 0 ? m : 3;
+        return await MessagingBenchmark.RunAsync(messagingRuns, Console.Out);
+
     case ["size", .. var sizeRid]:
         return await SizeBreakdown.RunAsync(sizeRid.Length == 0 ? Repo.HostRid : sizeRid[0], Console.Out);
 
@@ -22,6 +26,6 @@ switch (args)
         return await PublishAll.RunAsync(rids.Length == 0 ? [Repo.HostRid] : rids, Console.Out);
 
     default:
-        Console.Error.WriteLine("usage: Prewire.Harness demo [runs] | baseline [runs] | publish [rid...] | size [rid] | report [runs]");
+        Console.Error.WriteLine("usage: Prewire.Harness demo [runs] | baseline [runs] | publish [rid...] | size [rid] | report [runs] | messaging [runs]");
         return 2;
 }

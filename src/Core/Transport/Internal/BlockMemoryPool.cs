@@ -10,7 +10,7 @@ namespace Prewire.Transport.Internal;
 /// </summary>
 internal sealed class BlockMemoryPool : MemoryPool<byte>
 {
-    public const int BlockSize = 16 * 1024;
+    public const int BlockSize = 64 * 1024;
 
     private readonly Stack<Block> _free = new();
 

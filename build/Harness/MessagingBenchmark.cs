@@ -1,0 +1,111 @@
+using System.Globalization;
+
+namespace Prewire.Harness;
+
+/// <summary>
+/// `benchmarks/end-to-end.sh [runs]`: the apps end to end (Publisher → broker → Consumer, N messages
+/// through a quorum queue) at 256 B and 64 KiB bodies, NativeAOT against the self-contained JIT build
+/// and the zero-copy <c>AmqpPublisher</c> against RabbitMQ.Client, every combination once per run,
+/// alternating, so each ratio compares runs made minutes apart on the same machine and broker.
+/// </summary>
+public static class MessagingBenchmark
+{
+    private const int Concurrency = 16;
+
+    private static readonly (int Size, int Count)[] _sizes = [(256, 20_000), (64 * 1024, 2_000)];
+
+    private static readonly PublishMode[] _modes = [PublishMode.Aot, PublishMode.Jit];
+
+    public static async Task<int> RunAsync(int runs, TextWriter output)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        var broker = BrokerNode.RequiredUri("messaging");
+        var builds = new Dictionary<(App, PublishMode), PublishResult>();
+        foreach (var app in new[] { App.Publisher, App.Consumer })
+        {
+            foreach (var mode in _modes)
+            {
+                output.WriteLine($"end-to-end: publishing {app} ({mode}, {Repo.HostRid})...");
+                var result = await Publishing.PublishAsync(app, Repo.HostRid, mode).ConfigureAwait(false);
+                if (!result.Succeeded)
+                {
+                    output.WriteLine($"end-to-end: {app} ({mode}) FAILED:\n{result.Errors}");
+                    return 1;
+                }
+                builds[(app, mode)] = result;
+            }
+        }
+
+        var measured = new List<Measurement>();
+        output.WriteLine();
+        output.WriteLine("| run | body | build | client | end-to-end msgs/s | publisher msgs/s | publisher peak RSS | consumer peak RSS |");
+        output.WriteLine("|---:|---:|---|---|---:|---:|---:|---:|");
+        for (var run = 1; run <= runs; run++)
+        {
+            foreach (var (size, count) in _sizes)
+            {
+                foreach (var client in MessagingRun.Clients)
+                {
+                    foreach (var mode in _modes)
+                    {
+                        var result = await MessagingRun.RunAsync(client, builds[(App.Publisher, mode)], builds[(App.Consumer, mode)], broker, count, Concurrency, size).ConfigureAwait(false);
+                        var m = new Measurement(size, mode, client, count / result.Elapsed.TotalSeconds,
+                            result.Publisher.GetProperty("msgsPerSecond").GetDouble(),
+                            result.Publisher.GetProperty("peakRssMb").GetDouble(), result.Consumer.GetProperty("peakRssMb").GetDouble());
+                        measured.Add(m);
+                        output.WriteLine($"| {run} | {Body(size)} | {mode} | {client} | {m.EndToEnd:0} | {m.Published:0} | {m.PublisherRss:0.0} MB | {m.ConsumerRss:0.0} MB |");
+                    }
+                }
+            }
+        }
+
+        output.WriteLine();
+        output.WriteLine($"Medians of {runs} runs ({Concurrency} publishes in flight; {string.Join(", ", _sizes.Select(s => $"{s.Count:N0} x {Body(s.Size)}"))}):");
+        output.WriteLine();
+        output.WriteLine("| body | build | client | end-to-end msgs/s | publisher msgs/s | publisher peak RSS | consumer peak RSS |");
+        output.WriteLine("|---:|---|---|---:|---:|---:|---:|");
+        foreach (var (size, _) in _sizes)
+        {
+            foreach (var mode in _modes)
+            {
+                foreach (var client in MessagingRun.Clients)
+                {
+                    var m = Median(measured, size, mode, client);
+                    output.WriteLine($"| {Body(size)} | {mode} | {client} | {m.EndToEnd:0} | {m.Published:0} | {m.PublisherRss:0.0} MB | {m.ConsumerRss:0.0} MB |");
+                }
+            }
+        }
+
+        output.WriteLine();
+        output.WriteLine("Ratios of the medians (end-to-end msgs/s, publisher msgs/s, publisher peak RSS, consumer peak RSS):");
+        output.WriteLine();
+        output.WriteLine("| body | compared | end-to-end msgs/s | publisher msgs/s | publisher peak RSS | consumer peak RSS |");
+        output.WriteLine("|---:|---|---:|---:|---:|---:|");
+        var (official, zeroCopy) = (MessagingRun.Clients[0], MessagingRun.Clients[1]);
+        foreach (var (size, _) in _sizes)
+        {
+            foreach (var mode in _modes)
+                output.WriteLine(RatioRow(size, $"{zeroCopy} / {official} ({mode})", Median(measured, size, mode, zeroCopy), Median(measured, size, mode, official)));
+            foreach (var client in MessagingRun.Clients)
+                output.WriteLine(RatioRow(size, $"AOT / JIT ({client})", Median(measured, size, PublishMode.Aot, client), Median(measured, size, PublishMode.Jit, client)));
+        }
+        return 0;
+    }
+
+    private static string RatioRow(int size, string compared, Measurement a, Measurement b) =>
+        string.Create(CultureInfo.InvariantCulture,
+            $"| {Body(size)} | {compared} | {a.EndToEnd / b.EndToEnd:0.00}x | {a.Published / b.Published:0.00}x | {a.PublisherRss / b.PublisherRss:0.00}x | {a.ConsumerRss / b.ConsumerRss:0.00}x |");
+
+    // Each figure's own median: the runs' figures vary independently.
+    private static Measurement Median(List<Measurement> measured, int size, PublishMode mode, string client)
+    {
+        var runs = measured.Where(m => m.Size == size && m.Mode == mode && m.Client == client).ToList();
+        return new Measurement(size, mode, client,
+            StartupRuns.Median(runs.Select(m => m.EndToEnd)), StartupRuns.Median(runs.Select(m => m.Published)),
+            StartupRuns.Median(runs.Select(m => m.PublisherRss)), StartupRuns.Median(runs.Select(m => m.ConsumerRss)));
+    }
+
+    private static string Body(int size) => size >= 1024 ? $"{size / 1024} KiB" : $"{size} B";
+
+    private sealed record Measurement(int Size, PublishMode Mode, string Client, double EndToEnd, double Published, double PublisherRss, double ConsumerRss);
+}
