@@ -1,4 +1,3 @@
-using Prewire.Amqp;
 using Prewire.Messaging;
 using Prewire.Publisher;
 using Prewire.RabbitMQ;
@@ -56,20 +55,9 @@ return app.Run(args, async (parsed, log, cancellationToken) =>
     async Task<BrokerConnection?> ConnectAsync(BrokerSessionOptions? connecting)
     {
         if (connecting is null) return null;
-        // RabbitMQ.Client's session declares the topology whichever client publishes; the zero-copy client
-        // connects beside it, to the same node, again after every reconnection.
+        // RabbitMQ.Client's session declares the topology whichever client publishes.
         var connection = await BrokerOptions.ConnectAsync(connecting, log, cancellationToken);
-        if (dispatch is AmqpPublisherDispatch zeroCopy)
-        {
-            Task Connect(BrokerSession session, CancellationToken token) =>
-                zeroCopy.ConnectAsync(new AmqpPublisherOptions { Uri = session.Uri, ClientName = session.Options.ClientName }, token);
-            await Connect(connection.Session, cancellationToken);
-            connection.OnReconnected(Connect);
-        }
-        else
-        {
-            ((RabbitMqDispatch)dispatch).Attach(connection);
-        }
+        await BrokerOptions.AttachAsync(connection, dispatch, cancellationToken);
         return connection;
     }
 });

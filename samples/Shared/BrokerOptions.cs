@@ -1,5 +1,6 @@
 using System.CommandLine;
 using Prewire.Amqp;
+using Prewire.Messaging;
 using Prewire.RabbitMQ;
 using Serilog;
 
@@ -85,13 +86,36 @@ public sealed class BrokerOptions
     /// Connects (each node once; a broker that is not there at start is an error at once) and logs
     /// it, and every later loss, retry and reconnection.
     /// </summary>
-    public static async Task<BrokerConnection> ConnectAsync(BrokerSessionOptions options, ILogger log, CancellationToken cancellationToken)
+    public static async Task<BrokerConnection> ConnectAsync(BrokerSessionOptions options, ILogger log, CancellationToken cancellationToken, ReconnectPolicy? policy = null)
     {
         ArgumentNullException.ThrowIfNull(log);
-        var connection = await BrokerConnection.OpenAsync(options, new ReconnectPolicy(), cancellationToken).ConfigureAwait(false);
+        var connection = await BrokerConnection.OpenAsync(options, policy ?? new ReconnectPolicy(), cancellationToken).ConfigureAwait(false);
         log.Information("Connected to {Broker} as {Client}", connection.Session.Uri, options.ClientName);
         connection.RetryingAfter = (e, delay) => log.Warning("Could not reconnect ({Error}); trying again in {Delay:0} ms", e.Message, delay.TotalMilliseconds);
         connection.Reconnected = session => log.Information("Reconnected to {Broker}", session.Uri);
         return connection;
+    }
+
+    /// <summary>
+    /// Gives <paramref name="dispatch"/> the connection: RabbitMQ.Client publishes on its session; the
+    /// zero-copy client opens a connection of its own to the same node, again after every reconnection.
+    /// </summary>
+    public static async Task AttachAsync(BrokerConnection connection, BrokerDispatch dispatch, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(connection);
+        switch (dispatch)
+        {
+            case AmqpPublisherDispatch zeroCopy:
+                Task Connect(BrokerSession session, CancellationToken token) =>
+                    zeroCopy.ConnectAsync(new AmqpPublisherOptions { Uri = session.Uri, ClientName = session.Options.ClientName }, token);
+                await Connect(connection.Session, cancellationToken).ConfigureAwait(false);
+                connection.OnReconnected(Connect);
+                break;
+            case RabbitMqDispatch official:
+                official.Attach(connection);
+                break;
+            default:
+                throw new ArgumentException($"no way to attach {dispatch?.GetType().Name ?? "null"}", nameof(dispatch));
+        }
     }
 }

@@ -77,7 +77,7 @@ public sealed class BrokerConnection : IAsyncDisposable
     private async Task<BrokerSession> ReplaceAsync(BrokerSession lost, CancellationToken cancellationToken)
     {
         await lost.DisposeAsync().ConfigureAwait(false);
-        var giveUpAt = DateTime.UtcNow + Policy.GiveUpAfter;
+        var giveUpAt = Policy.GiveUpAfter == Timeout.InfiniteTimeSpan ? DateTime.MaxValue : DateTime.UtcNow + Policy.GiveUpAfter;
         for (var attempt = 1; ; attempt++)
         {
             // The next endpoint first: when a cluster node went down, another one takes over.

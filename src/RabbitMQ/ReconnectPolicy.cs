@@ -11,7 +11,7 @@ public sealed class ReconnectPolicy
     /// <remarks>Defaults to 4 seconds.</remarks>
     public TimeSpan MaxDelay { get; init; } = TimeSpan.FromSeconds(4);
 
-    /// <summary>How long after the loss to stop trying and fail.</summary>
+    /// <summary>How long after the loss to stop trying and fail; <see cref="Timeout.InfiniteTimeSpan"/> never gives up (a server that waits for its broker).</summary>
     /// <remarks>
     /// Defaults to 20 seconds: long enough for a node restart or a cluster's failover, short enough
     /// that a broker that is gone is reported well within half a minute.

@@ -17,7 +17,7 @@ public sealed class RoundTripTests
         dispatch.Attach(connection);
         var outgoing = new PipelineBuilder().Register("dispatch", dispatch, "publishes").Build<DispatchContext>();
         var headers = new Dictionary<string, string> { [MessageHeaders.ContentType] = "text/plain" };
-        await outgoing.Invoke(new DispatchContext(new OutgoingLogicalContext("m-1", "", TestContext.Current.CancellationToken), "", queue, "m-1", headers, "héllo"u8.ToArray()));
+        await outgoing.Invoke(new DispatchContext(new OutgoingLogicalContext("m-1", "", TestContext.Current.CancellationToken), "", queue, "m-1", headers, new System.Buffers.ReadOnlySequence<byte>("héllo"u8.ToArray())));
 
         TransportReceiveContext? received = null;
         string? body = null;

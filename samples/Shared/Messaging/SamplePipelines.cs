@@ -10,12 +10,22 @@ public static class SamplePipelines
     /// <summary>
     /// Outgoing: stamp headers → serialize → <paramref name="route"/> → <paramref name="dispatch"/>.
     /// </summary>
-    public static PipelineBuilder Outgoing(Route route, PipelineTerminator<DispatchContext> dispatch, TimeProvider? clock = null)
+    public static PipelineBuilder Outgoing(Route route, PipelineTerminator<DispatchContext> dispatch, TimeProvider? clock = null) =>
+        Sending(("serialize", new TextMessages.Serialize(), "writes the text body as UTF-8, once"), route, dispatch, clock);
+
+    /// <summary>
+    /// Ingress (the HTTP endpoint's): stamp headers → pass the body as it is → <paramref name="route"/> → <paramref name="dispatch"/>.
+    /// </summary>
+    public static PipelineBuilder Ingress(Route route, PipelineTerminator<DispatchContext> dispatch, TimeProvider? clock = null) =>
+        Sending(("pass-body", new RawMessages.Pass(), "hands the request body on as it is, no copy"), route, dispatch, clock);
+
+    private static PipelineBuilder Sending((string Name, StageConnector<OutgoingLogicalContext, OutgoingPhysicalContext> Step, string Description) body,
+        Route route, PipelineTerminator<DispatchContext> dispatch, TimeProvider? clock)
     {
         ArgumentNullException.ThrowIfNull(route);
         return new PipelineBuilder()
-            .Register("stamp-headers", new StampHeaders(clock ?? TimeProvider.System), "adds message id, content type and time sent")
-            .Register("serialize", new TextMessages.Serialize(), "writes the text body as UTF-8, once")
+            .Register("stamp-headers", new StampHeaders(clock ?? TimeProvider.System), "adds message id and time sent")
+            .Register(body.Name, body.Step, body.Description)
             .Register("route", route, route.Description)
             .Register("dispatch", dispatch, "publishes to the broker and waits for its confirm");
     }

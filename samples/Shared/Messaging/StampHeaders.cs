@@ -4,7 +4,7 @@ using Prewire.Pipeline;
 
 namespace Prewire.Samples.Messaging;
 
-/// <summary>Adds the envelope headers (id, content type, time sent) to an outgoing message.</summary>
+/// <summary>Adds the envelope headers (id, time sent) to an outgoing message; the content type is the serializer's to say.</summary>
 public sealed class StampHeaders(TimeProvider clock) : Behavior<OutgoingLogicalContext>
 {
     /// <inheritdoc />
@@ -13,7 +13,6 @@ public sealed class StampHeaders(TimeProvider clock) : Behavior<OutgoingLogicalC
         ArgumentNullException.ThrowIfNull(context);
         ArgumentNullException.ThrowIfNull(next);
         context.Headers[MessageHeaders.MessageId] = context.MessageId;
-        context.Headers[MessageHeaders.ContentType] = TextMessages.ContentType;
         context.Headers[MessageHeaders.SentAt] = clock.GetUtcNow().ToString("O", CultureInfo.InvariantCulture);
         return next();
     }

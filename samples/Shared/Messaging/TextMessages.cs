@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Text;
 using Prewire.Messaging;
 using Prewire.Pipeline;
@@ -34,7 +35,8 @@ public static class TextMessages
             var buffer = context.RentBodyBuffer(Math.Max(length, size));
             Encoding.UTF8.GetBytes(text, buffer);
             if (size > length) buffer.AsSpan(length, size - length).Fill((byte)'.');
-            return next(new OutgoingPhysicalContext(context, context.MessageId, context.Headers, buffer.AsMemory(0, Math.Max(length, size))));
+            context.Headers[MessageHeaders.ContentType] = ContentType;
+            return next(new OutgoingPhysicalContext(context, context.MessageId, context.Headers, new ReadOnlySequence<byte>(buffer, 0, Math.Max(length, size))));
         }
     }
 

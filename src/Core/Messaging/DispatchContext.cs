@@ -1,9 +1,10 @@
+using System.Buffers;
 using Prewire.Pipeline;
 
 namespace Prewire.Messaging;
 
 /// <summary>A serialized message with its destination, ready for the transport.</summary>
-public sealed class DispatchContext(IBehaviorContext parent, string exchange, string routingKey, string messageId, IReadOnlyDictionary<string, string> headers, ReadOnlyMemory<byte> body)
+public sealed class DispatchContext(IBehaviorContext parent, string exchange, string routingKey, string messageId, IReadOnlyDictionary<string, string> headers, ReadOnlySequence<byte> body)
     : BehaviorContext(parent)
 {
     /// <summary>The exchange to publish to ("" for the default exchange).</summary>
@@ -19,5 +20,5 @@ public sealed class DispatchContext(IBehaviorContext parent, string exchange, st
     public IReadOnlyDictionary<string, string> Headers { get; } = headers;
 
     /// <summary>The body.</summary>
-    public ReadOnlyMemory<byte> Body { get; } = body;
+    public ReadOnlySequence<byte> Body { get; } = body;
 }

@@ -12,6 +12,9 @@ public static class MessageHeaders
     /// <summary>When the message was sent, ISO 8601 UTC.</summary>
     public const string SentAt = "prewire.sent-at";
 
+    /// <summary>What the message is, as its sender named it (the HTTP endpoint's <c>{type}</c>).</summary>
+    public const string MessageType = "prewire.message-type";
+
     /// <summary>On a dead letter: <c>malformed</c> (never handled) or <c>failed</c> (its handler threw on every attempt).</summary>
     public const string DeadLetterReason = "prewire.dead-letter.reason";
 

@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Text;
 using Prewire.Messaging;
 using Prewire.Pipeline;
@@ -44,7 +45,7 @@ public sealed class SamplePipelinesTests
         var body = Assert.Single(captured.Dispatched).Body;
         Assert.Equal("héllo..."u8.ToArray().Concat("."u8.ToArray()).ToArray(), body.ToArray());
         // The body is the rented buffer itself, not a copy of it...
-        Assert.True(System.Runtime.InteropServices.MemoryMarshal.TryGetArray(body, out var segment) && segment.Array!.Length >= 10);
+        Assert.True(System.Runtime.InteropServices.MemoryMarshal.TryGetArray(body.First, out var segment) && segment.Array!.Length >= 10);
         message.Dispose();
         message.Dispose();
         // ...and once given back, the pool hands it out again.
