@@ -74,6 +74,9 @@ public sealed class AppProcess : IAsyncDisposable
 
     public int Id => _process.Id;
 
+    /// <summary>Whether the process has ended.</summary>
+    public bool HasExited => _process.HasExited;
+
     public string Stdout { get { lock (_stdout) return _stdout.ToString(); } }
 
     public string Stderr { get { lock (_stderr) return _stderr.ToString(); } }

@@ -41,7 +41,7 @@ public sealed class ContainerTests(PublishedApps published, ContainerImages imag
         if (baseAddress is not null)
         {
             using var http = new HttpClient { BaseAddress = baseAddress };
-            using var health = await http.GetAsync(new Uri("health", UriKind.Relative), ct);
+            using var health = await http.GetAsync(new Uri("health/live", UriKind.Relative), ct);
             Assert.Equal(HttpStatusCode.OK, health.StatusCode);
             process.Terminate();
         }

@@ -1,0 +1,89 @@
+using System.IO.Pipelines;
+using System.Text.RegularExpressions;
+using Microsoft.Net.Http.Headers;
+using Prewire.Amqp;
+using Prewire.Messaging;
+using Prewire.Pipeline;
+using Prewire.Samples.Messaging;
+
+namespace Prewire.HttpEndpoint;
+
+/// <summary>
+/// <c>POST /messages/{type}</c>: the request body, as Kestrel's pipe holds it, goes through the ingress
+/// pipeline to the broker, and the answer waits for the broker's confirm: 202 with the message id once
+/// confirmed, 503 when it could not be (nothing acknowledged was lost: a 503 is to be sent again).
+/// </summary>
+internal sealed partial class MessagesEndpoint(Pipeline<OutgoingLogicalContext> pipeline, BrokerLink broker, IngressMetrics metrics)
+{
+    /// <summary>Letters, digits, '.', '_' and '-', up to 128, starting with a letter or digit: safe as an AMQP header value and in logs.</summary>
+    [GeneratedRegex("^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$", RegexOptions.CultureInvariant)]
+    private static partial Regex TypeName();
+
+    public async Task<IResult> AcceptAsync(HttpContext http, string type)
+    {
+        var request = http.Request;
+        if (!TypeName().IsMatch(type))
+            return Rejected("invalid-type", StatusCodes.Status400BadRequest, "Invalid message type", "The type is 1 to 128 letters, digits, '.', '_' or '-', starting with a letter or digit.");
+        // The body is published as it came: an encoded one would reach consumers still encoded.
+        if (request.Headers.ContentEncoding.Count > 0 && !request.Headers.ContentEncoding.All(e => string.Equals(e, "identity", StringComparison.OrdinalIgnoreCase)))
+            return Rejected("content-encoding", StatusCodes.Status415UnsupportedMediaType, "Unsupported content encoding", "Send the body without a Content-Encoding.");
+        var contentType = request.ContentType ?? "application/octet-stream";
+        if (!MediaTypeHeaderValue.TryParse(contentType, out _))
+            return Rejected("content-type", StatusCodes.Status400BadRequest, "Invalid Content-Type", "The Content-Type header is not a media type.");
+        if (!broker.IsReady)
+        {
+            metrics.Rejected("broker-unavailable");
+            return Problems.Unavailable(broker.NotReadyReason);
+        }
+
+        ReadResult body;
+        try
+        {
+            body = await ReadToEndAsync(request.BodyReader, http.RequestAborted);
+        }
+        catch (BadHttpRequestException e)
+        {
+            // Kestrel's own verdicts: 413 past the limit, 400 for a truncated or badly chunked body.
+            return e.StatusCode == StatusCodes.Status413PayloadTooLarge
+                ? Rejected("body-too-large", e.StatusCode, "Body too large", e.Message)
+                : Rejected("bad-body", e.StatusCode, "Bad request body", e.Message);
+        }
+
+        var id = Guid.NewGuid().ToString("N");
+        using var message = new OutgoingLogicalContext(id, new RawMessages.Message(type, contentType, body.Buffer));
+        var publishing = metrics.Publish();
+        try
+        {
+            await pipeline.Invoke(message);
+            publishing.Confirmed();
+        }
+        catch (AmqpException e)
+        {
+            publishing.Failed(e.Kind is AmqpExceptionKind.Nacked or AmqpExceptionKind.Returned ? "broker-refused" : "broker-unavailable");
+            return Problems.Unavailable(e.Message);
+        }
+        finally
+        {
+            // Only now: until the confirm, the message's body is this memory.
+            request.BodyReader.AdvanceTo(body.Buffer.End);
+        }
+        return TypedResults.Accepted((string?)null, new AcceptedMessage(id));
+    }
+
+    private IResult Rejected(string reason, int status, string title, string detail)
+    {
+        metrics.Rejected(reason);
+        return Problems.Of(status, title, detail);
+    }
+
+    // The whole body, left in the pipe: examined but not consumed, so each read returns all of it so far.
+    private static async Task<ReadResult> ReadToEndAsync(PipeReader reader, CancellationToken cancellationToken)
+    {
+        while (true)
+        {
+            var result = await reader.ReadAsync(cancellationToken);
+            if (result.IsCompleted) return result;
+            reader.AdvanceTo(result.Buffer.Start, result.Buffer.End);
+        }
+    }
+}
