@@ -35,7 +35,8 @@ return app.Run(args, async (parsed, log, cancellationToken) =>
     });
     Server.Configure(builder, addresses, parsed.GetValue(maxBodyOption), parsed.GetValue(maxConnectionsOption), parsed.GetValue(inline), log);
     Server.ConfigureLogging(builder, log, parsed.GetValue(app.LogLevel));
-    builder.Services.AddOpenTelemetry().WithMetrics(m => m.AddMeter(IngressMetrics.MeterName).AddPrometheusExporter());
+    // The runtime's own meter too: GC, allocations, thread pool, CPU (what a dashboard of a .NET service shows).
+    builder.Services.AddOpenTelemetry().WithMetrics(m => m.AddMeter(IngressMetrics.MeterName, "System.Runtime").AddPrometheusExporter());
     builder.Services.ConfigureHttpJsonOptions(json => json.SerializerOptions.TypeInfoResolverChain.Insert(0, AppJsonContext.Default));
     // Within the 5 s a container runtime gives: requests in flight finish (202 or 503), then the broker connections close.
     builder.Services.Configure<HostOptions>(host => host.ShutdownTimeout = TimeSpan.FromSeconds(3));
