@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# HttpEndpoint under wrk (Debian's), whole process, loopback, against the throwaway local broker:
+# GET /health/live (Kestrel and an endpoint that does next to nothing) and POST /messages/{type} with
+# 256 B and 64 KiB bodies (each request published and confirmed). Per scenario, three builds/settings
+# alternate within every run: NativeAOT default scheduling, NativeAOT with --inline-scheduling and
+# DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1, and the self-contained JIT build (default scheduling).
+# Each case is a fresh server: requests/s, p99 latency, peak RSS (VmHWM), bytes allocated per request
+# (the runtime's own counter on /metrics, before and after the load), then medians and ratios.
+#   benchmarks/http-ingress.sh [RUNS=3] [SECONDS=8] [CONNECTIONS=16]
+# PIN=1 pins wrk to CPU 1 (taskset), leaving the server and the broker to share both cores;
+# CLIENT=amqp-publisher publishes with the zero-copy client instead of RabbitMQ.Client.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+runs=${1:-3}
+seconds=${2:-8}
+connections=${3:-16}
+out=artifacts/http-ingress
+mkdir -p "$out"
+
+echo "http-ingress: publishing HttpEndpoint (NativeAOT, then self-contained JIT)..." >&2
+dotnet publish samples/HttpEndpoint -c Release -r linux-x64 -p:PublishAot=true -o "$out/aot" -nologo -v:q >/dev/null
+dotnet publish samples/HttpEndpoint -c Release -r linux-x64 -p:PublishAot=false --self-contained -o "$out/jit" -nologo -v:q >/dev/null
+head -c 256 /dev/urandom >"$out/body-256"
+head -c 65536 /dev/urandom >"$out/body-65536"
+cat >"$out/post.lua" <<'EOF'
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/octet-stream"
+local file = io.open(os.getenv("BODY"), "rb")
+wrk.body = file:read("*a")
+file:close()
+EOF
+
+build/broker.sh start >&2
+trap '[[ -n ${server:-} ]] && kill "$server" 2>/dev/null; build/broker.sh stop >/dev/null 2>&1 || true' EXIT
+source artifacts/broker/env
+port=$((20000 + RANDOM % 20000))
+wrk_prefix=()
+[[ ${PIN:-0} == 1 ]] && wrk_prefix=(taskset -c 1)
+
+allocated() { curl -sf "http://127.0.0.1:$port/metrics" | awk '/^dotnet_gc_heap_total_allocated_bytes_total/ {print $2}'; }
+# wrk prints p99 as 1.23ms / 456.00us / 1.50s: milliseconds.
+to_ms() { awk '{ v=$1; if (v ~ /us$/) { sub(/us$/,"",v); v/=1000 } else if (v ~ /ms$/) { sub(/ms$/,"",v) } else if (v ~ /s$/) { sub(/s$/,"",v); v*=1000 } printf "%.2f", v }' <<<"$1"; }
+
+results=$(mktemp)
+echo "| run | scenario | case | requests/s | p99 | non-2xx | peak RSS | allocated / request |"
+echo "|---:|---|---|---:|---:|---:|---:|---:|"
+for run in $(seq 1 "$runs"); do
+  for scenario in live post-256 post-65536; do
+    for case in aot aot-inline jit; do
+      binary=$out/aot/Prewire.HttpEndpoint; args=(); env_extra=()
+      [[ ${CLIENT:-} == amqp-publisher ]] && args=(--amqp-publisher)
+      [[ $case == jit ]] && binary=$out/jit/Prewire.HttpEndpoint
+      [[ $case == aot-inline ]] && { args+=(--inline-scheduling); env_extra=(DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1); }
+      queue=bench.http.$RANDOM$RANDOM
+      env "${env_extra[@]}" "$binary" --urls "http://127.0.0.1:$port" --uri "$RABBITMQ_URI" --queue "$queue" --queue-type classic "${args[@]}" >"$out/server.log" 2>&1 &
+      server=$!
+      until curl -sf "http://127.0.0.1:$port/health/ready" >/dev/null; do sleep 0.05; done
+      if [[ $scenario == live ]]; then
+        target=(http://127.0.0.1:$port/health/live); body=""
+      else
+        target=(-s "$out/post.lua" http://127.0.0.1:$port/messages/bench); body=$out/body-${scenario#post-}
+      fi
+      # Warm-up (tiered JIT, pools), then the measured run.
+      BODY=$body "${wrk_prefix[@]}" wrk -t1 -c"$connections" -d2s "${target[@]}" >/dev/null
+      before=$(allocated)
+      report=$(BODY=$body "${wrk_prefix[@]}" wrk -t1 -c"$connections" -d"${seconds}s" --latency "${target[@]}")
+      after=$(allocated)
+      rss=$(awk '/VmHWM/ {printf "%.1f", $2/1024}' "/proc/$server/status")
+      kill -TERM "$server"; wait "$server" || true; server=
+      # What the case published goes with its queue (a 64 KiB case leaves a gigabyte behind).
+      build/broker.sh ctl delete_queue "$queue" >/dev/null 2>&1 || true
+      build/broker.sh ctl delete_queue "$queue.dead-letter" >/dev/null 2>&1 || true
+      rps=$(awk '/Requests\/sec/ {print $2}' <<<"$report")
+      requests=$(awk '/requests in/ {print $1}' <<<"$report")
+      p99=$(to_ms "$(awk '$1 == "99%" {print $2}' <<<"$report")")
+      non2xx=$(awk '/Non-2xx/ {print $NF}' <<<"$report"); non2xx=${non2xx:-0}
+      # The two scrapes are requests too; at thousands of requests they do not show.
+      per_request=$(awk -v a="$before" -v b="$after" -v n="$requests" 'BEGIN {printf "%.0f", (b - a) / n}')
+      echo "$scenario $case $rps $p99 $rss $per_request" >>"$results"
+      echo "| $run | $scenario | $case | $rps | $p99 ms | $non2xx | $rss MB | $per_request B |"
+    done
+  done
+done
+
+median() { grep "^$1 $2 " "$results" | awk -v col="$3" '{print $col}' | sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a/b}'; }
+echo
+echo "Medians of $runs runs ($connections connections, ${seconds} s each${PIN:+, wrk pinned to CPU 1}, ${CLIENT:-RabbitMQ.Client}); ratios of the medians:"
+echo
+echo "| scenario | case | requests/s | p99 | peak RSS | allocated / request | requests/s vs AOT | p99 vs AOT | RSS vs AOT |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
+for scenario in live post-256 post-65536; do
+  base_rps=$(median "$scenario" aot 3); base_p99=$(median "$scenario" aot 4); base_rss=$(median "$scenario" aot 5)
+  for case in aot aot-inline jit; do
+    rps=$(median "$scenario" "$case" 3); p99=$(median "$scenario" "$case" 4); rss=$(median "$scenario" "$case" 5)
+    echo "| $scenario | $case | $rps | $p99 ms | $rss MB | $(median "$scenario" "$case" 6) B | $(ratio "$rps" "$base_rps")x | $(ratio "$p99" "$base_p99")x | $(ratio "$rss" "$base_rss")x |"
+  done
+done
+rm -f "$results"
