@@ -45,12 +45,12 @@ internal sealed class BrokerLink(BrokerSessionOptions? options, BrokerDispatch d
                 var lost = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
                 AsyncEventHandler<ShutdownEventArgs> onShutdown = (_, reason) =>
                 {
-                    if (reason.Initiator != ShutdownInitiator.Application) lost.TrySetResult($"lost the connection to RabbitMQ at {session.Uri}: {reason.ReplyText}");
+                    if (reason.Initiator != ShutdownInitiator.Application) lost.TrySetResult(session.Lost(reason, new IOException(reason.ReplyText)).Message);
                     return Task.CompletedTask;
                 };
                 session.Connection.ConnectionShutdownAsync += onShutdown;
                 // Lost between the open and the subscription: the event has been and gone.
-                if (!session.Connection.IsOpen) lost.TrySetResult($"lost the connection to RabbitMQ at {session.Uri}");
+                if (!session.Connection.IsOpen) lost.TrySetResult(session.Lost(session.Connection.CloseReason, new IOException("closed")).Message);
                 _notReady = "";
                 var why = await lost.Task.WaitAsync(stopping).ConfigureAwait(false);
                 session.Connection.ConnectionShutdownAsync -= onShutdown;

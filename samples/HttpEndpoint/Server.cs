@@ -41,10 +41,10 @@ internal static class Server
             kestrel.AddServerHeader = false;
             var limits = kestrel.Limits;
             limits.MaxRequestBodySize = maxBodySize;
+            limits.MaxRequestHeadersTotalSize = 32 * 1024;
             // A body is read whole before it is published and stays in the connection's input pipe until
             // its confirm; that pipe must hold it, or Kestrel stops reading and the request hangs.
             limits.MaxRequestBufferSize = Math.Max(1024 * 1024, (long)maxBodySize + limits.MaxRequestHeadersTotalSize);
-            limits.MaxRequestHeadersTotalSize = 32 * 1024;
             limits.MaxRequestHeaderCount = 100;
             limits.RequestHeadersTimeout = TimeSpan.FromSeconds(10);
             limits.KeepAliveTimeout = TimeSpan.FromSeconds(60);

@@ -124,8 +124,11 @@ public sealed class BrokerSession : IAsyncDisposable
     /// <summary>A lost connection in one line, in the words the zero-copy client uses.</summary>
     internal AmqpException Lost(OperationInterruptedException e) => Lost(e.ShutdownReason, e);
 
-    /// <inheritdoc cref="Lost(OperationInterruptedException)" />
-    internal AmqpException Lost(ShutdownEventArgs? reason, Exception e) => new(AmqpExceptionKind.ConnectionClosed,
+    /// <summary>
+    /// A lost connection in one line, in the words the zero-copy client uses: the broker's reply and who
+    /// closed it (<paramref name="reason"/>, when known), else <paramref name="e"/>'s type.
+    /// </summary>
+    public AmqpException Lost(ShutdownEventArgs? reason, Exception e) => new(AmqpExceptionKind.ConnectionClosed,
         $"lost the connection to RabbitMQ at {Uri}: {(reason is null ? e.GetType().Name : $"{reason.ReplyText} ({reason.ReplyCode}, closed by the {(reason.Initiator == ShutdownInitiator.Peer ? "broker" : "client")})")}", e);
 
     /// <inheritdoc />

@@ -36,22 +36,23 @@ public sealed class RabbitMqDispatch : BrokerDispatch
             Headers = FieldTableOf(context),
         };
         var session = _connection?.Session ?? throw new InvalidOperationException("No connection attached: call Attach before publishing.");
-        if (context.Body.IsSingleSegment)
-        {
-            await session.PublishAsync(context.Exchange, context.RoutingKey, Mandatory, properties, context.Body.First, deadLetter: false, context.CancellationToken).ConfigureAwait(false);
-            return;
-        }
         // RabbitMQ.Client takes one contiguous body (and copies it into a frame buffer of its own); a
         // body in several segments (an HTTP request's) is joined in a pooled array first.
-        var joined = ArrayPool<byte>.Shared.Rent(checked((int)context.Body.Length));
+        var body = context.Body;
+        byte[]? joined = null;
+        if (!body.IsSingleSegment)
+        {
+            joined = ArrayPool<byte>.Shared.Rent(checked((int)body.Length));
+            body.CopyTo(joined);
+        }
         try
         {
-            context.Body.CopyTo(joined);
-            await session.PublishAsync(context.Exchange, context.RoutingKey, Mandatory, properties, joined.AsMemory(0, (int)context.Body.Length), deadLetter: false, context.CancellationToken).ConfigureAwait(false);
+            await session.PublishAsync(context.Exchange, context.RoutingKey, Mandatory, properties, joined is null ? body.First : joined.AsMemory(0, (int)body.Length),
+                deadLetter: false, context.CancellationToken).ConfigureAwait(false);
         }
         finally
         {
-            ArrayPool<byte>.Shared.Return(joined);
+            if (joined is not null) ArrayPool<byte>.Shared.Return(joined);
         }
     }
 }

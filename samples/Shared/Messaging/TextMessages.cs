@@ -32,11 +32,12 @@ public static class TextMessages
                 _ => throw new ArgumentException($"the samples send text; got {context.Message.GetType().Name}", nameof(context)),
             };
             var length = Encoding.UTF8.GetByteCount(text);
-            var buffer = context.RentBodyBuffer(Math.Max(length, size));
+            var bodyLength = Math.Max(length, size);
+            var buffer = context.RentBodyBuffer(bodyLength);
             Encoding.UTF8.GetBytes(text, buffer);
-            if (size > length) buffer.AsSpan(length, size - length).Fill((byte)'.');
+            buffer.AsSpan(length, bodyLength - length).Fill((byte)'.');
             context.Headers[MessageHeaders.ContentType] = ContentType;
-            return next(new OutgoingPhysicalContext(context, context.MessageId, context.Headers, new ReadOnlySequence<byte>(buffer, 0, Math.Max(length, size))));
+            return next(new OutgoingPhysicalContext(context, context.MessageId, context.Headers, new ReadOnlySequence<byte>(buffer, 0, bodyLength)));
         }
     }
 
