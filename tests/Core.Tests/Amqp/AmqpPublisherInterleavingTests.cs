@@ -1,7 +1,6 @@
 using System.Buffers;
-using System.Net;
-using System.Net.Sockets;
 using Prewire.Framing;
+using Prewire.Harness;
 
 namespace Prewire.Amqp;
 
@@ -15,7 +14,7 @@ public sealed class AmqpPublisherInterleavingTests
     public async Task Other_channels_frames_go_between_a_large_bodys_frames_and_no_channel_ever_mixes_two_contents()
     {
         var ct = TestContext.Current.CancellationToken;
-        using var relay = new RecordingRelay(TestBroker.AmqpUri.Port);
+        using var relay = new TcpRelay(TestBroker.AmqpUri.Port);
         var uri = AmqpUri.Parse($"amqp://guest:guest@127.0.0.1:{relay.Port}/");
         await using (var publisher = await AmqpPublisher.ConnectAsync(new AmqpPublisherOptions { Uri = uri, ClientName = "prewire-tests", Channels = 4 }, ct))
         {
@@ -32,7 +31,7 @@ public sealed class AmqpPublisherInterleavingTests
         }
 
         // Frames after the 8-byte protocol header, channel 0 (the connection's) left out.
-        var sent = new ReadOnlySequence<byte>(relay.ClientToBroker()[8..]);
+        var sent = new ReadOnlySequence<byte>(relay.ClientToServer()[8..]);
         var open = new Dictionary<ushort, ulong>(); // channel -> body bytes still due
         var interleaved = 0;
         while (AmqpFrameReader.TryReadFrame(ref sent, uint.MaxValue, out var frame))
@@ -57,62 +56,5 @@ public sealed class AmqpPublisherInterleavingTests
         }
         Assert.Empty(open);
         Assert.True(interleaved > 0, "no publish went between the frames of a large body");
-    }
-
-    /// <summary>A TCP relay on loopback to one port, keeping what the client sent.</summary>
-    private sealed class RecordingRelay : IDisposable
-    {
-        private readonly TcpListener _listener = new(IPAddress.Loopback, 0);
-        private readonly MemoryStream _clientToBroker = new();
-        private readonly Task _relaying;
-
-        public RecordingRelay(int brokerPort)
-        {
-            _listener.Start();
-            _relaying = RelayAsync(brokerPort);
-        }
-
-        public int Port => ((IPEndPoint)_listener.LocalEndpoint).Port;
-
-        public byte[] ClientToBroker()
-        {
-            // The client closed its connection; the copy ends when the relay sees that.
-            _relaying.Wait(TimeSpan.FromSeconds(10));
-            lock (_clientToBroker) return _clientToBroker.ToArray();
-        }
-
-        private async Task RelayAsync(int brokerPort)
-        {
-            using var client = await _listener.AcceptTcpClientAsync();
-            using var broker = new TcpClient();
-            await broker.ConnectAsync(IPAddress.Loopback, brokerPort);
-            var up = CopyAsync(client.GetStream(), broker.GetStream(), _clientToBroker);
-            var down = CopyAsync(broker.GetStream(), client.GetStream(), record: null);
-            await Task.WhenAny(up, down);
-        }
-
-        private static async Task CopyAsync(NetworkStream from, NetworkStream to, MemoryStream? record)
-        {
-            var buffer = new byte[64 * 1024];
-            try
-            {
-                int read;
-                while ((read = await from.ReadAsync(buffer)) > 0)
-                {
-                    if (record is not null)
-                    {
-                        lock (record) record.Write(buffer, 0, read);
-                    }
-                    await to.WriteAsync(buffer.AsMemory(0, read));
-                }
-            }
-            catch (Exception e) when (e is IOException or ObjectDisposedException)
-            {
-                return;
-            }
-            to.Socket.Shutdown(SocketShutdown.Send);
-        }
-
-        public void Dispose() => _listener.Dispose();
     }
 }
