@@ -2,8 +2,6 @@ using Prewire.Amqp;
 using Prewire.Messaging;
 using Prewire.RabbitMQ;
 using Prewire.Samples;
-using RabbitMQ.Client;
-using RabbitMQ.Client.Events;
 using ILogger = Serilog.ILogger;
 
 namespace Prewire.HttpEndpoint;
@@ -42,18 +40,8 @@ internal sealed class BrokerLink(BrokerSessionOptions? options, BrokerDispatch d
             while (true)
             {
                 var session = connection.Session;
-                var lost = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
-                AsyncEventHandler<ShutdownEventArgs> onShutdown = (_, reason) =>
-                {
-                    if (reason.Initiator != ShutdownInitiator.Application) lost.TrySetResult(session.Lost(reason, new IOException(reason.ReplyText)).Message);
-                    return Task.CompletedTask;
-                };
-                session.Connection.ConnectionShutdownAsync += onShutdown;
-                // Lost between the open and the subscription: the event has been and gone.
-                if (!session.Connection.IsOpen) lost.TrySetResult(session.Lost(session.Connection.CloseReason, new IOException("closed")).Message);
                 _notReady = "";
-                var why = await lost.Task.WaitAsync(stopping).ConfigureAwait(false);
-                session.Connection.ConnectionShutdownAsync -= onShutdown;
+                var why = (await session.Closed.WaitAsync(stopping).ConfigureAwait(false)).Message;
                 _notReady = why;
                 log.Warning("{Error}; reconnecting (requests are answered 503 until then)", why);
                 await connection.ReconnectAsync(session, stopping).ConfigureAwait(false);

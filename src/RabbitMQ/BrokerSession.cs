@@ -8,12 +8,24 @@ namespace Prewire.RabbitMQ;
 /// <summary>A RabbitMQ.Client connection and one channel, with the topology declared. Disposing closes both.</summary>
 public sealed class BrokerSession : IAsyncDisposable
 {
+    private readonly TaskCompletionSource<AmqpException> _closed = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly CancellationTokenSource _closing = new();
+    private ShutdownEventArgs? _closeReason;
+
     private BrokerSession(BrokerSessionOptions options, AmqpUri uri, IConnection connection, IChannel channel)
     {
         Options = options;
         Uri = uri;
         Connection = connection;
         Channel = channel;
+        // The channel's shutdown comes with its connection's too.
+        channel.ChannelShutdownAsync += (_, reason) =>
+        {
+            Close(reason);
+            return Task.CompletedTask;
+        };
+        // Closed between the open and the subscription: the event has been and gone.
+        if (channel.CloseReason is { } early) Close(early);
     }
 
     /// <summary>What the session was opened with.</summary>
@@ -27,6 +39,12 @@ public sealed class BrokerSession : IAsyncDisposable
 
     /// <summary>The channel: publisher confirms on when <see cref="BrokerSessionOptions.Confirms"/>.</summary>
     public IChannel Channel { get; }
+
+    /// <summary>
+    /// Completes, with why in one line (<see cref="Lost(ShutdownEventArgs?, Exception)"/>), when the
+    /// channel closed: the broker or the network ended it, or the session was disposed. Never faults.
+    /// </summary>
+    public Task<AmqpException> Closed => _closed.Task;
 
     /// <summary>
     /// Connects to the first endpoint that answers, starting at <paramref name="firstEndpoint"/>, opens
@@ -101,9 +119,17 @@ public sealed class BrokerSession : IAsyncDisposable
     /// </summary>
     internal async Task PublishAsync(string exchange, string routingKey, bool mandatory, BasicProperties properties, ReadOnlyMemory<byte> body, bool deadLetter, CancellationToken cancellationToken)
     {
+        // RabbitMQ.Client 7.2 fails the publishes awaiting confirms when the channel shuts down, but not
+        // when the channel was disposed first (a publisher that found the loss replaces the session at
+        // once): those would wait for ever. The session's own closing cancels them.
+        using var linked = cancellationToken.CanBeCanceled ? CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, _closing.Token) : null;
         try
         {
-            await Channel.BasicPublishAsync(exchange, routingKey, mandatory, properties, body, cancellationToken).ConfigureAwait(false);
+            await Channel.BasicPublishAsync(exchange, routingKey, mandatory, properties, body, linked?.Token ?? _closing.Token).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException e) when (_closing.IsCancellationRequested && !cancellationToken.IsCancellationRequested)
+        {
+            throw Lost(Volatile.Read(ref _closeReason), e);
         }
         catch (OperationInterruptedException e)
         {
@@ -131,9 +157,19 @@ public sealed class BrokerSession : IAsyncDisposable
     public AmqpException Lost(ShutdownEventArgs? reason, Exception e) => new(AmqpExceptionKind.ConnectionClosed,
         $"lost the connection to RabbitMQ at {Uri}: {(reason is null ? e.GetType().Name : $"{reason.ReplyText} ({reason.ReplyCode}, closed by the {(reason.Initiator == ShutdownInitiator.Peer ? "broker" : "client")})")}", e);
 
+    private void Close(ShutdownEventArgs reason)
+    {
+        if (Interlocked.CompareExchange(ref _closeReason, reason, null) is not null) return;
+        _closed.TrySetResult(Lost(reason, new AlreadyClosedException(reason)));
+        // Not inline: this runs on RabbitMQ.Client's connection loop, and a cancelled publisher goes on
+        // to dispose this session.
+        _ = _closing.CancelAsync();
+    }
+
     /// <inheritdoc />
     public async ValueTask DisposeAsync()
     {
+        Close(new ShutdownEventArgs(ShutdownInitiator.Application, (ushort)Constants.ReplySuccess, "the session was disposed"));
         // A session whose connection was lost closes without a word: there is nothing left to tell the broker.
         try
         {

@@ -56,15 +56,8 @@ public sealed class RabbitMqReceiver(BrokerConnection connection, Pipeline<Trans
         while (true)
         {
             var session = connection.Session;
-            var lost = new TaskCompletionSource<Exception>(TaskCreationOptions.RunContinuationsAsynchronously);
             var consumer = new AsyncEventingBasicConsumer(session.Channel);
             consumer.ReceivedAsync += (_, delivery) => OnDeliveryAsync(session.Channel, delivery, count, done, drained);
-            consumer.ShutdownAsync += (_, reason) =>
-            {
-                if (reason.Initiator != ShutdownInitiator.Application)
-                    lost.TrySetResult(session.Lost(reason, new AlreadyClosedException(reason)));
-                return Task.CompletedTask;
-            };
             string? tag = null;
             try
             {
@@ -72,12 +65,12 @@ public sealed class RabbitMqReceiver(BrokerConnection connection, Pipeline<Trans
                 await session.Channel.BasicQosAsync(0, limit, global: false, CancellationToken.None).ConfigureAwait(false);
                 tag = await session.Channel.BasicConsumeAsync(session.Options.Queue, autoAck: false, consumer, CancellationToken.None).ConfigureAwait(false);
             }
-            catch (OperationInterruptedException e)
+            catch (OperationInterruptedException)
             {
-                lost.TrySetResult(session.Lost(e));
+                // The channel closed: the session says why.
             }
 
-            if (await Task.WhenAny(done.Task, lost.Task).ConfigureAwait(false) == done.Task)
+            if (await Task.WhenAny(done.Task, session.Closed).ConfigureAwait(false) == done.Task)
             {
                 Volatile.Write(ref _closing, 1);
                 if (tag is not null && session.Channel.IsOpen)
@@ -96,7 +89,7 @@ public sealed class RabbitMqReceiver(BrokerConnection connection, Pipeline<Trans
                 return Result();
             }
 
-            ConnectionLost?.Invoke(await lost.Task.ConfigureAwait(false));
+            ConnectionLost?.Invoke(await session.Closed.ConfigureAwait(false));
             try
             {
                 await connection.ReconnectAsync(session, stopping).ConfigureAwait(false);
