@@ -5,10 +5,14 @@
 # alternate within every run: NativeAOT default scheduling, NativeAOT with --inline-scheduling and
 # DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1, and the self-contained JIT build (default scheduling).
 # Each case is a fresh server: requests/s, p99 latency, peak RSS (VmHWM), bytes allocated per request
-# (the runtime's own counter on /metrics, before and after the load), then medians and ratios.
+# (the runtime's own counter, before and after the load), then medians and ratios. The POST scenarios
+# also run the Kestrel baseline (benchmarks/Prewire.KestrelBaseline, NativeAOT: POST /nothing reads the
+# body and answers 202), whose bytes per request are Kestrel's own; the summary subtracts them.
 #   benchmarks/http-ingress.sh [RUNS=3] [SECONDS=8] [CONNECTIONS=16]
 # PIN=1 pins wrk to CPU 1 (taskset), leaving the server and the broker to share both cores;
 # CLIENT=amqp-publisher publishes with the zero-copy client instead of RabbitMQ.Client.
+# SCENARIOS (default "live post-256 post-65536") and CASES (default "aot aot-inline jit", aot first:
+# the ratios are to it; the POST scenarios add the baseline unless CASES is given) narrow a run.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
@@ -21,6 +25,7 @@ mkdir -p "$out"
 echo "http-ingress: publishing HttpEndpoint (NativeAOT, then self-contained JIT)..." >&2
 dotnet publish samples/HttpEndpoint -c Release -r linux-x64 -p:PublishAot=true -o "$out/aot" -nologo -v:q >/dev/null
 dotnet publish samples/HttpEndpoint -c Release -r linux-x64 -p:PublishAot=false --self-contained -o "$out/jit" -nologo -v:q >/dev/null
+dotnet publish benchmarks/Prewire.KestrelBaseline -c Release -r linux-x64 -o "$out/baseline" -nologo -v:q >/dev/null
 head -c 256 /dev/urandom >"$out/body-256"
 head -c 65536 /dev/urandom >"$out/body-65536"
 cat >"$out/post.lua" <<'EOF'
@@ -38,28 +43,51 @@ port=$((20000 + RANDOM % 20000))
 wrk_prefix=()
 [[ ${PIN:-0} == 1 ]] && wrk_prefix=(taskset -c 1)
 
-allocated() { curl -sf "http://127.0.0.1:$port/metrics" | awk '/^dotnet_gc_heap_total_allocated_bytes_total/ {print $2}'; }
+allocated() {
+  if [[ $case == baseline ]]; then curl -sf "http://127.0.0.1:$port/allocated"
+  else curl -sf "http://127.0.0.1:$port/metrics" | awk '/^dotnet_gc_heap_total_allocated_bytes_total/ {print $2}'; fi
+}
 # wrk prints p99 as 1.23ms / 456.00us / 1.50s: milliseconds.
 to_ms() { awk '{ v=$1; if (v ~ /us$/) { sub(/us$/,"",v); v/=1000 } else if (v ~ /ms$/) { sub(/ms$/,"",v) } else if (v ~ /s$/) { sub(/s$/,"",v); v*=1000 } printf "%.2f", v }' <<<"$1"; }
 
+# The broker's first minutes are slower (the first 64 KiB case measured 0.55-0.6x the later ones):
+# an unmeasured load first, so no case pays for it.
+echo "http-ingress: warming the broker up (10 s of 64 KiB posts)..." >&2
+"$out/aot/Prewire.HttpEndpoint" --urls "http://127.0.0.1:$port" --uri "$RABBITMQ_URI" --queue bench.http.warmup --queue-type classic >"$out/server.log" 2>&1 &
+server=$!
+until curl -sf "http://127.0.0.1:$port/health/ready" >/dev/null; do sleep 0.05; done
+BODY=$out/body-65536 wrk -t1 -c"$connections" -d10s -s "$out/post.lua" "http://127.0.0.1:$port/messages/bench" >/dev/null
+kill -TERM "$server"; wait "$server" || true; server=
+build/broker.sh ctl delete_queue bench.http.warmup >/dev/null 2>&1 || true
+build/broker.sh ctl delete_queue bench.http.warmup.dead-letter >/dev/null 2>&1 || true
+
+scenarios=${SCENARIOS:-live post-256 post-65536}
+case_list=${CASES:-aot aot-inline jit}
 results=$(mktemp)
 echo "| run | scenario | case | requests/s | p99 | non-2xx | peak RSS | allocated / request |"
 echo "|---:|---|---|---:|---:|---:|---:|---:|"
 for run in $(seq 1 "$runs"); do
-  for scenario in live post-256 post-65536; do
-    for case in aot aot-inline jit; do
-      binary=$out/aot/Prewire.HttpEndpoint; args=(); env_extra=()
+  for scenario in $scenarios; do
+    cases=($case_list)
+    [[ $scenario == post-* && -z ${CASES:-} ]] && cases+=(baseline)
+    for case in "${cases[@]}"; do
+      binary=$out/aot/Prewire.HttpEndpoint; args=(); env_extra=(); ready=/health/ready; path=/messages/bench
       [[ ${CLIENT:-} == amqp-publisher ]] && args=(--amqp-publisher)
       [[ $case == jit ]] && binary=$out/jit/Prewire.HttpEndpoint
       [[ $case == aot-inline ]] && { args+=(--inline-scheduling); env_extra=(DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1); }
       queue=bench.http.$RANDOM$RANDOM
-      env "${env_extra[@]}" "$binary" --urls "http://127.0.0.1:$port" --uri "$RABBITMQ_URI" --queue "$queue" --queue-type classic "${args[@]}" >"$out/server.log" 2>&1 &
+      if [[ $case == baseline ]]; then
+        "$out/baseline/Prewire.KestrelBaseline" "http://127.0.0.1:$port" >"$out/server.log" 2>&1 &
+        ready=/allocated; path=/nothing
+      else
+        env "${env_extra[@]}" "$binary" --urls "http://127.0.0.1:$port" --uri "$RABBITMQ_URI" --queue "$queue" --queue-type classic "${args[@]}" >"$out/server.log" 2>&1 &
+      fi
       server=$!
-      until curl -sf "http://127.0.0.1:$port/health/ready" >/dev/null; do sleep 0.05; done
+      until curl -sf "http://127.0.0.1:$port$ready" >/dev/null; do sleep 0.05; done
       if [[ $scenario == live ]]; then
         target=(http://127.0.0.1:$port/health/live); body=""
       else
-        target=(-s "$out/post.lua" http://127.0.0.1:$port/messages/bench); body=$out/body-${scenario#post-}
+        target=(-s "$out/post.lua" "http://127.0.0.1:$port$path"); body=$out/body-${scenario#post-}
       fi
       # Warm-up (tiered JIT, pools), then the measured run.
       BODY=$body "${wrk_prefix[@]}" wrk -t1 -c"$connections" -d2s "${target[@]}" >/dev/null
@@ -90,11 +118,21 @@ echo "Medians of $runs runs ($connections connections, ${seconds} s each${PIN:+,
 echo
 echo "| scenario | case | requests/s | p99 | peak RSS | allocated / request | requests/s vs AOT | p99 vs AOT | RSS vs AOT |"
 echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
-for scenario in live post-256 post-65536; do
+for scenario in $scenarios; do
   base_rps=$(median "$scenario" aot 3); base_p99=$(median "$scenario" aot 4); base_rss=$(median "$scenario" aot 5)
-  for case in aot aot-inline jit; do
+  for case in $case_list; do
     rps=$(median "$scenario" "$case" 3); p99=$(median "$scenario" "$case" 4); rss=$(median "$scenario" "$case" 5)
     echo "| $scenario | $case | $rps | $p99 ms | $rss MB | $(median "$scenario" "$case" 6) B | $(ratio "$rps" "$base_rps")x | $(ratio "$p99" "$base_p99")x | $(ratio "$rss" "$base_rss")x |"
   done
+done
+echo
+echo "Allocated per request beyond Kestrel's own (the baseline's POST /nothing with the same body), medians:"
+echo
+echo "| scenario | Kestrel's own | aot | beyond it |"
+echo "|---|---:|---:|---:|"
+for scenario in $scenarios; do
+  grep -q "^$scenario baseline " "$results" || continue
+  own=$(median "$scenario" baseline 6); ours=$(median "$scenario" aot 6)
+  echo "| $scenario | $own B | $ours B | $(awk -v a="$ours" -v b="$own" 'BEGIN {printf "%.0f", a - b}') B |"
 done
 rm -f "$results"
