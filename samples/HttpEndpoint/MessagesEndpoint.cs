@@ -1,4 +1,5 @@
 using System.IO.Pipelines;
+using System.Text.Json;
 using Microsoft.Net.Http.Headers;
 using Prewire.Amqp;
 using Prewire.Messaging;
@@ -14,6 +15,14 @@ namespace Prewire.HttpEndpoint;
 /// </summary>
 internal sealed class MessagesEndpoint(Pipeline<OutgoingLogicalContext> pipeline, BrokerLink broker, IngressMetrics metrics)
 {
+    // The 202's JSON is written by a writer kept per thread: Kestrel's own writer per request would be
+    // one more allocation each. Safe because it is used between two awaits, never across one.
+    [ThreadStatic]
+    private static Utf8JsonWriter? _json;
+
+    // Clients send the same few Content-Types again and again: the last valid one is not parsed again.
+    private static string? _lastValidContentType;
+
     /// <summary>
     /// ASCII letters, digits, '.', '_' and '-', 1 to 128 of them, starting with a letter or digit: safe as
     /// an AMQP header value and in logs. A loop, not a regex: Regex would link its engine into the binary.
@@ -28,21 +37,14 @@ internal sealed class MessagesEndpoint(Pipeline<OutgoingLogicalContext> pipeline
         return true;
     }
 
-    public async Task<IResult> AcceptAsync(HttpContext http, string type)
+    /// <summary>Answers the request itself (a 202 written here, a problem executed), so no result object is made for the common case.</summary>
+    public async Task AcceptAsync(HttpContext http, string type)
     {
         var request = http.Request;
-        if (!IsTypeName(type))
-            return Rejected("invalid-type", StatusCodes.Status400BadRequest, "Invalid message type", "The type is 1 to 128 letters, digits, '.', '_' or '-', starting with a letter or digit.");
-        // The body is published as it came: an encoded one would reach consumers still encoded.
-        if (request.Headers.ContentEncoding.Count > 0 && !request.Headers.ContentEncoding.All(e => string.Equals(e, "identity", StringComparison.OrdinalIgnoreCase)))
-            return Rejected("content-encoding", StatusCodes.Status415UnsupportedMediaType, "Unsupported content encoding", "Send the body without a Content-Encoding.");
-        var contentType = request.ContentType ?? "application/octet-stream";
-        if (!MediaTypeHeaderValue.TryParse(contentType, out _))
-            return Rejected("content-type", StatusCodes.Status400BadRequest, "Invalid Content-Type", "The Content-Type header is not a media type.");
-        if (!broker.IsReady)
+        if (Validate(request, type) is { } invalid)
         {
-            metrics.Rejected("broker-unavailable");
-            return Problems.Unavailable(broker.NotReadyReason);
+            await invalid.ExecuteAsync(http);
+            return;
         }
 
         ReadResult body;
@@ -53,14 +55,16 @@ internal sealed class MessagesEndpoint(Pipeline<OutgoingLogicalContext> pipeline
         catch (BadHttpRequestException e)
         {
             // Kestrel's own verdicts: 413 past the limit, 400 for a truncated or badly chunked body.
-            return e.StatusCode == StatusCodes.Status413PayloadTooLarge
+            await (e.StatusCode == StatusCodes.Status413PayloadTooLarge
                 ? Rejected("body-too-large", e.StatusCode, "Body too large", e.Message)
-                : Rejected("bad-body", e.StatusCode, "Bad request body", e.Message);
+                : Rejected("bad-body", e.StatusCode, "Bad request body", e.Message)).ExecuteAsync(http);
+            return;
         }
 
         var id = Guid.NewGuid().ToString("N");
-        using var message = new OutgoingLogicalContext(id, new RawMessages.Message(type, contentType, body.Buffer));
+        using var message = new OutgoingLogicalContext(id, new RawMessages.Message(type, ContentTypeOf(request), body.Buffer));
         var publishing = metrics.Publish();
+        IResult? failed = null;
         try
         {
             await pipeline.Invoke(message);
@@ -69,14 +73,52 @@ internal sealed class MessagesEndpoint(Pipeline<OutgoingLogicalContext> pipeline
         catch (AmqpException e)
         {
             publishing.Failed(e.Kind is AmqpExceptionKind.Nacked or AmqpExceptionKind.Returned ? "broker-refused" : "broker-unavailable");
-            return Problems.Unavailable(e.Message);
+            failed = Problems.Unavailable(e.Message);
         }
         finally
         {
             // Only now: until the confirm, the message's body is this memory.
             request.BodyReader.AdvanceTo(body.Buffer.End);
         }
-        return TypedResults.Accepted((string?)null, new AcceptedMessage(id));
+        if (failed is null) WriteAccepted(http.Response, id);
+        else await failed.ExecuteAsync(http);
+    }
+
+    private IResult? Validate(HttpRequest request, string type)
+    {
+        if (!IsTypeName(type))
+            return Rejected("invalid-type", StatusCodes.Status400BadRequest, "Invalid message type", "The type is 1 to 128 letters, digits, '.', '_' or '-', starting with a letter or digit.");
+        // The body is published as it came: an encoded one would reach consumers still encoded.
+        if (request.Headers.ContentEncoding.Count > 0 && !request.Headers.ContentEncoding.All(e => string.Equals(e, "identity", StringComparison.OrdinalIgnoreCase)))
+            return Rejected("content-encoding", StatusCodes.Status415UnsupportedMediaType, "Unsupported content encoding", "Send the body without a Content-Encoding.");
+        if (!IsMediaType(ContentTypeOf(request)))
+            return Rejected("content-type", StatusCodes.Status400BadRequest, "Invalid Content-Type", "The Content-Type header is not a media type.");
+        if (!broker.IsReady)
+        {
+            metrics.Rejected("broker-unavailable");
+            return Problems.Unavailable(broker.NotReadyReason);
+        }
+        return null;
+    }
+
+    private static string ContentTypeOf(HttpRequest request) => request.ContentType ?? "application/octet-stream";
+
+    private static bool IsMediaType(string contentType)
+    {
+        if (string.Equals(contentType, Volatile.Read(ref _lastValidContentType), StringComparison.Ordinal)) return true;
+        if (!MediaTypeHeaderValue.TryParse(contentType, out _)) return false;
+        Volatile.Write(ref _lastValidContentType, contentType);
+        return true;
+    }
+
+    private static void WriteAccepted(HttpResponse response, string id)
+    {
+        response.StatusCode = StatusCodes.Status202Accepted;
+        response.ContentType = "application/json; charset=utf-8";
+        var json = _json ??= new Utf8JsonWriter(response.BodyWriter);
+        json.Reset(response.BodyWriter);
+        JsonSerializer.Serialize(json, new AcceptedMessage(id), AppJsonContext.Default.AcceptedMessage);
+        json.Flush();
     }
 
     private IResult Rejected(string reason, int status, string title, string detail)
@@ -86,8 +128,13 @@ internal sealed class MessagesEndpoint(Pipeline<OutgoingLogicalContext> pipeline
     }
 
     // The whole body, left in the pipe: examined but not consumed, so each read returns all of it so far.
-    private static async Task<ReadResult> ReadToEndAsync(PipeReader reader, CancellationToken cancellationToken)
+    private static ValueTask<ReadResult> ReadToEndAsync(PipeReader reader, CancellationToken cancellationToken) =>
+        // A small body is all there by the time the endpoint runs: no state machine for it.
+        reader.TryRead(out var result) && result.IsCompleted ? new(result) : ReadRestAsync(reader, result, cancellationToken);
+
+    private static async ValueTask<ReadResult> ReadRestAsync(PipeReader reader, ReadResult first, CancellationToken cancellationToken)
     {
+        if (first.Buffer.Length > 0 || first.IsCanceled) reader.AdvanceTo(first.Buffer.Start, first.Buffer.End);
         while (true)
         {
             var result = await reader.ReadAsync(cancellationToken);

@@ -68,8 +68,13 @@ internal static class Server
     public static void ConfigureLogging(WebApplicationBuilder builder, ILogger log, LogEventLevel level)
     {
         // Rules for the Serilog provider itself: AddSerilog adds one (everything) that outranks any rule without a provider.
+        var debug = level <= LogEventLevel.Debug;
         builder.Logging.ClearProviders().AddSerilog(log)
-            .AddFilter<SerilogLoggerProvider>("Microsoft.AspNetCore", level <= LogEventLevel.Debug ? LogLevel.Information : LogLevel.Warning)
+            .AddFilter<SerilogLoggerProvider>("Microsoft.AspNetCore", debug ? LogLevel.Information : LogLevel.Warning)
+            // Hosting's request log is all Information; while its logger is enabled at any level, hosting
+            // makes an Activity and a log scope for every request, logged or not: 824 of the 993 B a
+            // GET /health/live allocated (benchmarks/http-ingress.sh).
+            .AddFilter<SerilogLoggerProvider>("Microsoft.AspNetCore.Hosting.Diagnostics", debug ? LogLevel.Information : LogLevel.None)
             .AddFilter<SerilogLoggerProvider>("Microsoft.Extensions.Hosting.Internal.Host", LogLevel.Critical);
     }
 
