@@ -37,10 +37,15 @@ internal sealed class MessagesEndpoint(Pipeline<OutgoingLogicalContext> pipeline
         return true;
     }
 
-    /// <summary>Answers the request itself (a 202 written here, a problem executed), so no result object is made for the common case.</summary>
-    public async Task AcceptAsync(HttpContext http, string type)
+    /// <summary>
+    /// Answers the request itself (a 202 written here, a problem executed), so no result object is made
+    /// for the common case. A plain <see cref="RequestDelegate"/>: with no parameters to bind there is
+    /// nothing for the request-delegate generator to do, and its wrapper was one more state machine.
+    /// </summary>
+    public async Task AcceptAsync(HttpContext http)
     {
         var request = http.Request;
+        var type = (string)request.RouteValues["type"]!;
         if (Validate(request, type) is { } invalid)
         {
             await invalid.ExecuteAsync(http);
