@@ -70,6 +70,9 @@ for run in $(seq 1 "$runs"); do
   for scenario in $scenarios; do
     cases=($case_list)
     [[ $scenario == post-* && -z ${CASES:-} ]] && cases+=(baseline)
+    # Each run starts the rotation one case later, so no case is always the first after a change of scenario.
+    shift_by=$(( (run - 1) % ${#cases[@]} ))
+    cases=("${cases[@]:shift_by}" "${cases[@]:0:shift_by}")
     for case in "${cases[@]}"; do
       binary=$out/aot/Prewire.HttpEndpoint; args=(); env_extra=(); ready=/health/ready; path=/messages/bench
       [[ ${CLIENT:-} == amqp-publisher ]] && args=(--amqp-publisher)
