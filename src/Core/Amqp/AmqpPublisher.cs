@@ -188,110 +188,32 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
         await Task.WhenAll(_reading, _heartbeating).ConfigureAwait(false);
     }
 
-    private ValueTask PublishCoreAsync(string exchange, string routingKey, BasicProperties? properties, ReadOnlySequence<byte> body, bool mandatory, IMemoryOwner<byte>? owner, CancellationToken cancellationToken)
-    {
-        // Async elided: when nothing before the confirm has to wait (not blocked, the channel's turn and
-        // the writer free, the body within one flush, the flush done at once), the publish hands back the
-        // confirm's own pooled task and no state machine is made, pooled or not. The pooling builder's
-        // caches (one per thread and per core) miss when many publishes are in flight.
-        if (!_unblocked.Task.IsCompletedSuccessfully || body.Length > PerFlush) return PublishWaitingAsync(exchange, routingKey, properties, body, mandatory, owner, cancellationToken);
-        var channel = NextChannel();
-        if (!channel.Turn.TryEnter()) return PublishWaitingAsync(exchange, routingKey, properties, body, mandatory, owner, cancellationToken);
-        if (!_writeLock.TryEnter())
-        {
-            channel.Turn.Release();
-            return PublishWaitingAsync(exchange, routingKey, properties, body, mandatory, owner, cancellationToken);
-        }
-        PooledCompletion<bool> confirm = default;
-        ValueTask<FlushResult> flush;
-        try
-        {
-            confirm = WriteHeaderFrames(channel, exchange, routingKey, properties, body.Length, mandatory);
-            AmqpFrameWriter.WriteContentBody(_connection.Output, channel.Number, body, _frameMax);
-            owner?.Dispose();
-            owner = null;
-            flush = FlushIfLast(cancellationToken);
-        }
-        catch (Exception e)
-        {
-            owner?.Dispose();
-            _writeLock.Release();
-            channel.Turn.Release();
-            return ValueTask.FromException(e);
-        }
-        if (!flush.IsCompletedSuccessfully) return FinishFlushAsync(flush, channel, confirm);
-        _writeLock.Release();
-        channel.Turn.Release();
-        // A completed flush means the connection is gone: the failure says why.
-        if (flush.Result.IsCompleted && _failure is { } failure) return ValueTask.FromException(Rethrowable(failure));
-        return _confirmsEnabled ? confirm.AsValueTask() : default;
-    }
-
-    // The one flush of the fast path did not complete at once: the rest waits here.
+    // Usually suspends (the confirm is a network round trip), so its state machine comes from a pool.
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
-    private async ValueTask FinishFlushAsync(ValueTask<FlushResult> flush, PublishChannel channel, PooledCompletion<bool> confirm)
-    {
-        try
-        {
-            if ((await flush.ConfigureAwait(false)).IsCompleted) ThrowIfFailed();
-        }
-        finally
-        {
-            _writeLock.Release();
-            channel.Turn.Release();
-        }
-        if (_confirmsEnabled) await confirm.Task.ConfigureAwait(false);
-    }
-
-    private PublishChannel NextChannel() => _channels[(int)((uint)Interlocked.Increment(ref _nextChannel) % (uint)_channels.Length)];
-
-    // A large body goes out a flush at a time, whole frames per flush, so it never sits in the pipe
-    // whole: what is in flight stays bounded by the thresholds.
-    private long PerFlush
-    {
-        get
-        {
-            var maxPayload = _frameMax - AmqpConstants.FrameOverhead;
-            return maxPayload * Math.Max(1, _flushThreshold / maxPayload);
-        }
-    }
-
-    // Under the channel's turn and the write lock: basic.publish and the content header, its confirm registered.
-    private PooledCompletion<bool> WriteHeaderFrames(PublishChannel channel, string exchange, string routingKey, BasicProperties? properties, long bodyLength, bool mandatory)
-    {
-        ThrowIfFailed();
-        var sequence = ++channel.LastSequence;
-        var confirm = _confirmsEnabled ? channel.Confirms.Register(sequence) : default;
-        var output = _connection.Output;
-        AmqpFrameWriter.WriteMethod(output, channel.Number, new BasicPublish(0, exchange, routingKey, mandatory, false));
-        AmqpFrameWriter.WriteContentHeader(output, channel.Number, (ulong)bodyLength, properties, mandatory ? SequenceHeader : null, (long)sequence);
-        return confirm;
-    }
-
-    // The last of a burst of queued publishers flushes for all of them (or anyone past the threshold).
-    private ValueTask<FlushResult> FlushIfLast(CancellationToken cancellationToken) =>
-        !_writeLock.HasWaiters || _connection.Output.UnflushedBytes >= _flushThreshold ? _connection.Output.FlushAsync(cancellationToken) : default;
-
-    // Something has to be waited for before the confirm (a turn, the writer, a flush, a large body's
-    // flushes); the state machine comes from a pool.
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
-    private async ValueTask PublishWaitingAsync(string exchange, string routingKey, BasicProperties? properties, ReadOnlySequence<byte> body, bool mandatory, IMemoryOwner<byte>? owner, CancellationToken cancellationToken)
+    private async ValueTask PublishCoreAsync(string exchange, string routingKey, BasicProperties? properties, ReadOnlySequence<byte> body, bool mandatory, IMemoryOwner<byte>? owner, CancellationToken cancellationToken)
     {
         PooledCompletion<bool> confirm = default;
         try
         {
             var unblocked = _unblocked.Task;
             if (!unblocked.IsCompleted) await unblocked.WaitAsync(cancellationToken).ConfigureAwait(false);
-            var channel = NextChannel();
+            var channel = _channels[(int)((uint)Interlocked.Increment(ref _nextChannel) % (uint)_channels.Length)];
             await channel.Turn.WaitAsync().ConfigureAwait(false);
             try
             {
                 await _writeLock.WaitAsync().ConfigureAwait(false);
                 try
                 {
-                    confirm = WriteHeaderFrames(channel, exchange, routingKey, properties, body.Length, mandatory);
+                    ThrowIfFailed();
+                    var sequence = ++channel.LastSequence;
+                    if (_confirmsEnabled) confirm = channel.Confirms.Register(sequence);
                     var output = _connection.Output;
-                    var perFlush = PerFlush;
+                    AmqpFrameWriter.WriteMethod(output, channel.Number, new BasicPublish(0, exchange, routingKey, mandatory, false));
+                    AmqpFrameWriter.WriteContentHeader(output, channel.Number, (ulong)body.Length, properties, mandatory ? SequenceHeader : null, (long)sequence);
+                    // A large body goes out a flush at a time, whole frames per flush, so it never sits in
+                    // the pipe whole: what is in flight stays bounded by the thresholds.
+                    var maxPayload = _frameMax - AmqpConstants.FrameOverhead;
+                    var perFlush = maxPayload * Math.Max(1, _flushThreshold / maxPayload);
                     while (true)
                     {
                         var part = body.Slice(0, Math.Min(body.Length, perFlush));
@@ -309,7 +231,9 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
                     }
                     owner?.Dispose();
                     owner = null;
-                    if ((await FlushIfLast(cancellationToken).ConfigureAwait(false)).IsCompleted) ThrowIfFailed();
+                    // The last of a burst of queued publishers flushes for all of them (or anyone past the threshold).
+                    if ((!_writeLock.HasWaiters || output.UnflushedBytes >= _flushThreshold)
+                        && (await output.FlushAsync(cancellationToken).ConfigureAwait(false)).IsCompleted) ThrowIfFailed();
                 }
                 finally
                 {
