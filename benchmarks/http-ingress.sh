@@ -50,16 +50,26 @@ allocated() {
 # wrk prints p99 as 1.23ms / 456.00us / 1.50s: milliseconds.
 to_ms() { awk '{ v=$1; if (v ~ /us$/) { sub(/us$/,"",v); v/=1000 } else if (v ~ /ms$/) { sub(/ms$/,"",v) } else if (v ~ /s$/) { sub(/s$/,"",v); v*=1000 } printf "%.2f", v }' <<<"$1"; }
 
+# Starts a server on $port publishing to queue $1 (env and arguments after it) and waits until $2 answers.
+start_server() {
+  local queue=$1 ready=$2; shift 2
+  env "$@" --urls "http://127.0.0.1:$port" --uri "$RABBITMQ_URI" --queue "$queue" --queue-type classic >"$out/server.log" 2>&1 &
+  server=$!
+  until curl -sf "http://127.0.0.1:$port$ready" >/dev/null; do sleep 0.05; done
+}
+# Stops it; what it published goes with its queue (a 64 KiB case leaves a gigabyte behind).
+stop_server() {
+  kill -TERM "$server"; wait "$server" || true; server=
+  build/broker.sh ctl delete_queue "$1" >/dev/null 2>&1 || true
+  build/broker.sh ctl delete_queue "$1.dead-letter" >/dev/null 2>&1 || true
+}
+
 # The broker's first minutes are slower (the first 64 KiB case measured 0.55-0.6x the later ones):
 # an unmeasured load first, so no case pays for it.
 echo "http-ingress: warming the broker up (10 s of 64 KiB posts)..." >&2
-"$out/aot/Prewire.HttpEndpoint" --urls "http://127.0.0.1:$port" --uri "$RABBITMQ_URI" --queue bench.http.warmup --queue-type classic >"$out/server.log" 2>&1 &
-server=$!
-until curl -sf "http://127.0.0.1:$port/health/ready" >/dev/null; do sleep 0.05; done
+start_server bench.http.warmup /health/ready "$out/aot/Prewire.HttpEndpoint"
 BODY=$out/body-65536 wrk -t1 -c"$connections" -d10s -s "$out/post.lua" "http://127.0.0.1:$port/messages/bench" >/dev/null
-kill -TERM "$server"; wait "$server" || true; server=
-build/broker.sh ctl delete_queue bench.http.warmup >/dev/null 2>&1 || true
-build/broker.sh ctl delete_queue bench.http.warmup.dead-letter >/dev/null 2>&1 || true
+stop_server bench.http.warmup
 
 scenarios=${SCENARIOS:-live post-256 post-65536}
 case_list=${CASES:-aot aot-inline jit}
@@ -74,19 +84,18 @@ for run in $(seq 1 "$runs"); do
     shift_by=$(( (run - 1) % ${#cases[@]} ))
     cases=("${cases[@]:shift_by}" "${cases[@]:0:shift_by}")
     for case in "${cases[@]}"; do
-      binary=$out/aot/Prewire.HttpEndpoint; args=(); env_extra=(); ready=/health/ready; path=/messages/bench
+      binary=$out/aot/Prewire.HttpEndpoint; args=(); env_extra=(); path=/messages/bench
       [[ ${CLIENT:-} == amqp-publisher ]] && args=(--amqp-publisher)
       [[ $case == jit ]] && binary=$out/jit/Prewire.HttpEndpoint
       [[ $case == aot-inline ]] && { args+=(--inline-scheduling); env_extra=(DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1); }
       queue=bench.http.$RANDOM$RANDOM
       if [[ $case == baseline ]]; then
         "$out/baseline/Prewire.KestrelBaseline" "http://127.0.0.1:$port" >"$out/server.log" 2>&1 &
-        ready=/allocated; path=/nothing
+        server=$!; path=/nothing
+        until curl -sf "http://127.0.0.1:$port/allocated" >/dev/null; do sleep 0.05; done
       else
-        env "${env_extra[@]}" "$binary" --urls "http://127.0.0.1:$port" --uri "$RABBITMQ_URI" --queue "$queue" --queue-type classic "${args[@]}" >"$out/server.log" 2>&1 &
+        start_server "$queue" /health/ready "${env_extra[@]}" "$binary" "${args[@]}"
       fi
-      server=$!
-      until curl -sf "http://127.0.0.1:$port$ready" >/dev/null; do sleep 0.05; done
       if [[ $scenario == live ]]; then
         target=(http://127.0.0.1:$port/health/live); body=""
       else
@@ -98,10 +107,7 @@ for run in $(seq 1 "$runs"); do
       report=$(BODY=$body "${wrk_prefix[@]}" wrk -t1 -c"$connections" -d"${seconds}s" --latency "${target[@]}")
       after=$(allocated)
       rss=$(awk '/VmHWM/ {printf "%.1f", $2/1024}' "/proc/$server/status")
-      kill -TERM "$server"; wait "$server" || true; server=
-      # What the case published goes with its queue (a 64 KiB case leaves a gigabyte behind).
-      build/broker.sh ctl delete_queue "$queue" >/dev/null 2>&1 || true
-      build/broker.sh ctl delete_queue "$queue.dead-letter" >/dev/null 2>&1 || true
+      stop_server "$queue"
       rps=$(awk '/Requests\/sec/ {print $2}' <<<"$report")
       requests=$(awk '/requests in/ {print $1}' <<<"$report")
       p99=$(to_ms "$(awk '$1 == "99%" {print $2}' <<<"$report")")
@@ -128,14 +134,16 @@ for scenario in $scenarios; do
     echo "| $scenario | $case | $rps | $p99 ms | $rss MB | $(median "$scenario" "$case" 6) B | $(ratio "$rps" "$base_rps")x | $(ratio "$p99" "$base_p99")x | $(ratio "$rss" "$base_rss")x |"
   done
 done
-echo
-echo "Allocated per request beyond Kestrel's own (the baseline's POST /nothing with the same body), medians:"
-echo
-echo "| scenario | Kestrel's own | aot | beyond it |"
-echo "|---|---:|---:|---:|"
-for scenario in $scenarios; do
-  grep -q "^$scenario baseline " "$results" || continue
-  own=$(median "$scenario" baseline 6); ours=$(median "$scenario" aot 6)
-  echo "| $scenario | $own B | $ours B | $(awk -v a="$ours" -v b="$own" 'BEGIN {printf "%.0f", a - b}') B |"
-done
+if grep -q " baseline " "$results"; then
+  echo
+  echo "Allocated per request beyond Kestrel's own (the baseline's POST /nothing with the same body), medians:"
+  echo
+  echo "| scenario | Kestrel's own | aot | beyond it |"
+  echo "|---|---:|---:|---:|"
+  for scenario in $scenarios; do
+    grep -q "^$scenario baseline " "$results" || continue
+    own=$(median "$scenario" baseline 6); ours=$(median "$scenario" aot 6)
+    echo "| $scenario | $own B | $ours B | $(awk -v a="$ours" -v b="$own" 'BEGIN {printf "%.0f", a - b}') B |"
+  done
+fi
 rm -f "$results"

@@ -133,13 +133,17 @@ internal sealed class MessagesEndpoint(Pipeline<OutgoingLogicalContext> pipeline
     }
 
     // The whole body, left in the pipe: examined but not consumed, so each read returns all of it so far.
-    private static ValueTask<ReadResult> ReadToEndAsync(PipeReader reader, CancellationToken cancellationToken) =>
-        // A small body is all there by the time the endpoint runs: no state machine for it.
-        reader.TryRead(out var result) && result.IsCompleted ? new(result) : ReadRestAsync(reader, result, cancellationToken);
-
-    private static async ValueTask<ReadResult> ReadRestAsync(PipeReader reader, ReadResult first, CancellationToken cancellationToken)
+    private static ValueTask<ReadResult> ReadToEndAsync(PipeReader reader, CancellationToken cancellationToken)
     {
-        if (first.Buffer.Length > 0 || first.IsCanceled) reader.AdvanceTo(first.Buffer.Start, first.Buffer.End);
+        if (!reader.TryRead(out var result)) return ReadRestAsync(reader, cancellationToken);
+        // A small body is all there by the time the endpoint runs: no state machine for it.
+        if (result.IsCompleted) return new(result);
+        reader.AdvanceTo(result.Buffer.Start, result.Buffer.End);
+        return ReadRestAsync(reader, cancellationToken);
+    }
+
+    private static async ValueTask<ReadResult> ReadRestAsync(PipeReader reader, CancellationToken cancellationToken)
+    {
         while (true)
         {
             var result = await reader.ReadAsync(cancellationToken);

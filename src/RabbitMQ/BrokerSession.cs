@@ -41,8 +41,8 @@ public sealed class BrokerSession : IAsyncDisposable
     public IChannel Channel { get; }
 
     /// <summary>
-    /// Completes, with why in one line (<see cref="Lost(ShutdownEventArgs?, Exception)"/>), when the
-    /// channel closed: the broker or the network ended it, or the session was disposed. Never faults.
+    /// Completes, with why in one line (in the words the zero-copy client uses), when the channel
+    /// closed: the broker or the network ended it, or the session was disposed. Never faults.
     /// </summary>
     public Task<AmqpException> Closed => _closed.Task;
 
@@ -147,14 +147,11 @@ public sealed class BrokerSession : IAsyncDisposable
         }
     }
 
-    /// <summary>A lost connection in one line, in the words the zero-copy client uses.</summary>
-    internal AmqpException Lost(OperationInterruptedException e) => Lost(e.ShutdownReason, e);
+    private AmqpException Lost(OperationInterruptedException e) => Lost(e.ShutdownReason, e);
 
-    /// <summary>
-    /// A lost connection in one line, in the words the zero-copy client uses: the broker's reply and who
-    /// closed it (<paramref name="reason"/>, when known), else <paramref name="e"/>'s type.
-    /// </summary>
-    public AmqpException Lost(ShutdownEventArgs? reason, Exception e) => new(AmqpExceptionKind.ConnectionClosed,
+    // A lost connection in one line, in the words the zero-copy client uses: the broker's reply and who
+    // closed it, when known, else the exception's type.
+    private AmqpException Lost(ShutdownEventArgs? reason, Exception e) => new(AmqpExceptionKind.ConnectionClosed,
         $"lost the connection to RabbitMQ at {Uri}: {(reason is null ? e.GetType().Name : $"{reason.ReplyText} ({reason.ReplyCode}, closed by the {(reason.Initiator == ShutdownInitiator.Peer ? "broker" : "client")})")}", e);
 
     private void Close(ShutdownEventArgs reason)
