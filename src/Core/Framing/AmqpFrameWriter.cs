@@ -133,14 +133,14 @@ public static class AmqpFrameWriter
         output.Advance(AmqpConstants.FrameOverhead);
     }
 
-    private static uint MaxPayload(uint frameMax)
+    internal static uint MaxPayload(uint frameMax)
     {
         if (frameMax == 0) return int.MaxValue;
         if (frameMax < AmqpConstants.MinFrameMax) throw new ArgumentOutOfRangeException(nameof(frameMax), frameMax, $"frame-max is at least {AmqpConstants.MinFrameMax} (or 0 for no limit)");
         return frameMax - AmqpConstants.FrameOverhead;
     }
 
-    private static void WriteFrameHeader(Span<byte> span, FrameType type, ushort channel, uint payloadSize)
+    internal static void WriteFrameHeader(Span<byte> span, FrameType type, ushort channel, uint payloadSize)
     {
         span[0] = (byte)type;
         BinaryPrimitives.WriteUInt16BigEndian(span[1..], channel);

@@ -40,6 +40,18 @@ public sealed class AsyncLock
         }
     }
 
+    /// <summary>Takes the lock if it is free, without waiting or queueing (never ahead of a waiter: the lock passes to those directly).</summary>
+    /// <returns>True when the caller now holds the lock.</returns>
+    public bool TryEnter()
+    {
+        lock (_waiters)
+        {
+            if (_held) return false;
+            _held = true;
+            return true;
+        }
+    }
+
     /// <summary>Passes the lock to the next waiter, or frees it.</summary>
     public void Release()
     {

@@ -1,3 +1,5 @@
+using System.Buffers;
+using System.Diagnostics.CodeAnalysis;
 using System.IO.Pipelines;
 using System.Net;
 using System.Net.Sockets;
@@ -18,6 +20,8 @@ public sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
     private readonly Pipe _output;
     private readonly Task _receiving;
     private readonly Task _sending;
+    private readonly Queue<DirectSend> _directSends = new();
+    private bool _sendingEnded;
     private int _aborted;
     private Exception? _abortReason;
 
@@ -106,6 +110,30 @@ public sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
         _output.Reader.CancelPendingRead();
     }
 
+    /// <summary>
+    /// Sends <paramref name="send"/>'s bytes from their own memory, after everything flushed to
+    /// <see cref="Output"/> before this call and a part at a time, so that what is flushed meanwhile
+    /// may go out between its parts. Completes when the last part is sent, or fails with an
+    /// <see cref="IOException"/> when the connection ends first; either way the send loop is done
+    /// with the memory by then. <paramref name="resumeInline"/>: see <see cref="DirectSend.Prepare"/>.
+    /// </summary>
+    internal ValueTask SendDirectAsync(DirectSend send, in ReadOnlySequence<byte> data, List<long> partEnds, bool resumeInline)
+    {
+        var sent = send.Prepare(data, partEnds, resumeInline);
+        lock (_directSends)
+        {
+            if (_sendingEnded)
+            {
+                send.Complete(new IOException($"connection to {Endpoint} is closed"));
+                return sent;
+            }
+            _directSends.Enqueue(send);
+        }
+        // Wakes the send loop if it waits for the pipe; a wake it no longer needs costs one empty read.
+        _output.Reader.CancelPendingRead();
+        return sent;
+    }
+
     /// <inheritdoc />
     public async ValueTask DisposeAsync()
     {
@@ -141,22 +169,31 @@ public sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
     {
         var reader = _output.Reader;
         using var sender = new SocketSender();
+        DirectSend? direct = null;
         Exception? error = null;
         try
         {
             while (true)
             {
-                var result = await reader.ReadAsync().ConfigureAwait(false);
-                if (result.IsCanceled) break; // aborted
-                var buffer = result.Buffer;
-                var remaining = buffer;
-                while (!remaining.IsEmpty)
+                ReadResult result = default;
+                var read = true;
+                // Whatever was flushed before a direct send was queued goes before it: the two may share a channel.
+                if (direct is not null || TryDequeueDirect(out direct)) read = reader.TryRead(out result);
+                else result = await reader.ReadAsync().ConfigureAwait(false);
+                if (Volatile.Read(ref _aborted) != 0) break; // a cancelled read is an abort or a direct send's wake-up
+                if (read)
                 {
-                    var sent = await sender.SendAsync(_socket, remaining).ConfigureAwait(false);
-                    remaining = remaining.Slice(sent);
+                    var buffer = result.Buffer;
+                    while (!buffer.IsEmpty) buffer = buffer.Slice(await sender.SendAsync(_socket, buffer).ConfigureAwait(false));
+                    reader.AdvanceTo(result.Buffer.End);
+                    if (result.IsCompleted) break;
                 }
-                reader.AdvanceTo(buffer.End);
-                if (result.IsCompleted) break;
+                if (direct is null) continue;
+                var part = direct.TakePart();
+                while (!part.IsEmpty) part = part.Slice(await sender.SendAsync(_socket, part).ConfigureAwait(false));
+                if (!direct.IsDone) continue;
+                direct.Complete(null);
+                direct = null;
             }
         }
         catch (Exception e) when (e is SocketException or ObjectDisposedException)
@@ -165,6 +202,28 @@ public sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
             // The receive side learns of it too, so a reader waiting on Input does not wait forever.
             Abort(error);
         }
+        EndDirectSends(direct, error);
         await reader.CompleteAsync(error).ConfigureAwait(false);
+    }
+
+    private bool TryDequeueDirect([NotNullWhen(true)] out DirectSend? direct)
+    {
+        lock (_directSends) return _directSends.TryDequeue(out direct);
+    }
+
+    /// <summary>No send goes out after the loop ends: the one it was in and those queued fail, and later ones fail at once.</summary>
+    private void EndDirectSends(DirectSend? current, Exception? error)
+    {
+        DirectSend[] pending;
+        lock (_directSends)
+        {
+            _sendingEnded = true;
+            pending = [.. _directSends];
+            _directSends.Clear();
+        }
+        if (pending.Length == 0 && current is null) return;
+        var failure = error ?? new IOException($"connection to {Endpoint} was closed before a send completed");
+        current?.Complete(failure);
+        foreach (var send in pending) send.Complete(failure);
     }
 }

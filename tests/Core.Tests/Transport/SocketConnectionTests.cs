@@ -4,6 +4,7 @@ using System.Net;
 using System.Net.Sockets;
 using Prewire.Framing;
 using Prewire.Framing.Methods;
+using Prewire.Transport.Internal;
 
 namespace Prewire.Transport;
 
@@ -53,6 +54,36 @@ public sealed class SocketConnectionTests
         await writing;
 
         Assert.Equal(payload, received);
+    }
+
+    [Fact]
+    public async Task A_direct_send_goes_out_from_its_own_memory_after_what_was_flushed_before_it()
+    {
+        using var server = new EchoServer();
+        var ct = TestContext.Current.CancellationToken;
+        await using var connection = await SocketConnection.ConnectAsync("127.0.0.1", server.Port, cancellationToken: ct);
+        var payload = new byte[1000 + 300_000 + 500];
+        Random.Shared.NextBytes(payload);
+        var direct = FrameTestKit.Segmented(payload.AsMemory(1000, 300_000), 70_000);
+
+        await connection.Output.WriteAsync(payload.AsMemory(0, 1000), ct);
+        await connection.SendDirectAsync(new DirectSend(), direct, [100_000, 200_000], resumeInline: false);
+        await connection.Output.WriteAsync(payload.AsMemory(301_000), ct);
+        var received = await ReadExactlyAsync(connection.Input, payload.Length);
+
+        Assert.Equal(payload, received);
+    }
+
+    [Fact]
+    public async Task A_direct_send_on_an_aborted_connection_fails_naming_the_endpoint()
+    {
+        using var server = new EchoServer();
+        await using var connection = await SocketConnection.ConnectAsync("127.0.0.1", server.Port, cancellationToken: TestContext.Current.CancellationToken);
+        connection.Abort(null);
+
+        var error = await Assert.ThrowsAsync<IOException>(async () =>
+            await connection.SendDirectAsync(new DirectSend(), new ReadOnlySequence<byte>(new byte[100]), [], resumeInline: false));
+        Assert.Contains($"127.0.0.1:{server.Port}", error.Message, StringComparison.Ordinal);
     }
 
     [Fact]
