@@ -5,7 +5,7 @@ using Prewire.PublishMemory;
 
 // Prewire.PublishMemory <official|prewire> <A|B|C|D> <amqp-uri>
 // A: 16 connections, 100 x 1 MiB each, no confirms.   B: one connection with 16 channels, 16
-// publishers x 100 x 1 MiB, each publish awaiting its confirm.   C: as B with 5,000 x 256 B each.
+// publishers x 400 x 1 MiB, each publish awaiting its confirm.   C: as B with 5,000 x 256 B each.
 // D: as C without confirms. (RabbitMQ.Client: a channel per publisher; AmqpPublisher: Channels = 16,
 // which the publishers take in turn.)
 // Prints one line: client, scenario, messages, seconds, msg/s, peak RSS (VmHWM), bytes allocated per message,

@@ -6,7 +6,7 @@ internal sealed record Scenario(string Name, int Publishers, int MessagesPerPubl
     public static Scenario Named(string name) => name switch
     {
         "A" => new("A", 16, 100, 1 << 20, Confirms: false, ConnectionPerPublisher: true),
-        "B" => new("B", 16, 100, 1 << 20, Confirms: true, ConnectionPerPublisher: false),
+        "B" => new("B", 16, 400, 1 << 20, Confirms: true, ConnectionPerPublisher: false),
         "C" => new("C", 16, 5_000, 256, Confirms: true, ConnectionPerPublisher: false),
         "D" => new("D", 16, 5_000, 256, Confirms: false, ConnectionPerPublisher: false),
         _ => throw new ArgumentException($"no scenario {name}", nameof(name)),

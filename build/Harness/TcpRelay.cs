@@ -5,18 +5,20 @@ namespace Prewire.Harness;
 
 /// <summary>
 /// A TCP relay on loopback to one port, for one connection: keeps what the client sent, and can hold
-/// back what the server sends (a network that stalls one way) without closing anything.
+/// back what either side sends (a network that stalls one way) without closing anything.
 /// </summary>
 public sealed class TcpRelay : IDisposable
 {
     private readonly TcpListener _listener = new(IPAddress.Loopback, 0);
     private readonly MemoryStream _clientToServer = new();
     private readonly Task _relaying;
-    private TaskCompletionSource _flowing = Flowing();
+    private TaskCompletionSource _serverFlowing = Flowing();
+    private TaskCompletionSource _clientFlowing = Flowing();
 
     public TcpRelay(int serverPort)
     {
-        _flowing.SetResult();
+        _serverFlowing.SetResult();
+        _clientFlowing.SetResult();
         _listener.Start();
         _relaying = RelayAsync(serverPort);
     }
@@ -32,13 +34,25 @@ public sealed class TcpRelay : IDisposable
     }
 
     /// <summary>Holds what the server sends from now on, until <see cref="Release"/>.</summary>
-    public void Hold()
+    public void Hold() => Hold(ref _serverFlowing);
+
+    /// <summary>
+    /// Holds what the client sends from now on (after the chunk being read, at most 64 KiB), until
+    /// <see cref="Release"/>: once the socket buffers between are full, the client's sends wait.
+    /// </summary>
+    public void HoldClient() => Hold(ref _clientFlowing);
+
+    /// <summary>Passes on what was held, both ways, and what comes after.</summary>
+    public void Release()
     {
-        if (_flowing.Task.IsCompleted) _flowing = Flowing();
+        _serverFlowing.TrySetResult();
+        _clientFlowing.TrySetResult();
     }
 
-    /// <summary>Passes on what was held and what comes after.</summary>
-    public void Release() => _flowing.TrySetResult();
+    private static void Hold(ref TaskCompletionSource flowing)
+    {
+        if (flowing.Task.IsCompleted) flowing = Flowing();
+    }
 
     private static TaskCompletionSource Flowing() => new(TaskCreationOptions.RunContinuationsAsynchronously);
 
@@ -47,12 +61,12 @@ public sealed class TcpRelay : IDisposable
         using var client = await _listener.AcceptTcpClientAsync();
         using var server = new TcpClient();
         await server.ConnectAsync(IPAddress.Loopback, serverPort);
-        var up = CopyAsync(client.GetStream(), server.GetStream(), _clientToServer, gate: null);
-        var down = CopyAsync(server.GetStream(), client.GetStream(), record: null, gate: () => _flowing.Task);
+        var up = CopyAsync(client.GetStream(), server.GetStream(), _clientToServer, gate: () => _clientFlowing.Task);
+        var down = CopyAsync(server.GetStream(), client.GetStream(), record: null, gate: () => _serverFlowing.Task);
         await Task.WhenAny(up, down);
     }
 
-    private static async Task CopyAsync(NetworkStream from, NetworkStream to, MemoryStream? record, Func<Task>? gate)
+    private static async Task CopyAsync(NetworkStream from, NetworkStream to, MemoryStream? record, Func<Task> gate)
     {
         var buffer = new byte[64 * 1024];
         try
@@ -64,7 +78,7 @@ public sealed class TcpRelay : IDisposable
                 {
                     lock (record) record.Write(buffer, 0, read);
                 }
-                if (gate is not null) await gate();
+                await gate();
                 await to.WriteAsync(buffer.AsMemory(0, read));
             }
         }

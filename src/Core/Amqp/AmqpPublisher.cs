@@ -7,6 +7,7 @@ using Prewire.Framing;
 using Prewire.Framing.Methods;
 using Prewire.Tasks;
 using Prewire.Transport;
+using Prewire.Transport.Internal;
 
 namespace Prewire.Amqp;
 
@@ -33,6 +34,10 @@ namespace Prewire.Amqp;
 public sealed partial class AmqpPublisher : IAsyncDisposable
 {
     private const string SequenceHeader = "x-prewire-publish-seq";
+
+    // A body frame is two segments of a vectored send (its payload, then its end octet with the next
+    // frame's header); with the head, three frames fill one call's segments.
+    private const int FramesPerPart = (SocketSender.MaxSegments - 1) / 2;
 
     private static readonly TaskCompletionSource _open = CompletedGate();
 
@@ -197,48 +202,66 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
         {
             var unblocked = _unblocked.Task;
             if (!unblocked.IsCompleted) await unblocked.WaitAsync(cancellationToken).ConfigureAwait(false);
-            var channel = _channels[(int)((uint)Interlocked.Increment(ref _nextChannel) % (uint)_channels.Length)];
-            await channel.Turn.WaitAsync().ConfigureAwait(false);
+            var channel = TakeFreeChannel(out var next);
+            if (channel is null)
+            {
+                channel = next;
+                await channel.Turn.WaitAsync().ConfigureAwait(false);
+            }
             try
             {
-                await _writeLock.WaitAsync().ConfigureAwait(false);
-                try
+                var sent = default(ValueTask);
+                if (body.Length > _flushThreshold)
                 {
+                    // The send loop sends a direct send after what was flushed before it; what this channel's
+                    // last publish left for a later writer to flush must be flushed first, or this overtakes it.
+                    if (channel.MaybeUnflushed)
+                    {
+                        await _writeLock.WaitAsync().ConfigureAwait(false);
+                        try
+                        {
+                            var output = _connection.Output;
+                            if (output.UnflushedBytes > 0 && (await output.FlushAsync(cancellationToken).ConfigureAwait(false)).IsCompleted) ThrowIfFailed();
+                            channel.MaybeUnflushed = false;
+                        }
+                        finally
+                        {
+                            _writeLock.Release();
+                        }
+                    }
+                    // No write lock: the channel orders its own publishes, and the send loop puts whole frames
+                    // of others only between this body's parts.
                     ThrowIfFailed();
                     var sequence = ++channel.LastSequence;
                     if (_confirmsEnabled) confirm = channel.Confirms.Register(sequence);
-                    var output = _connection.Output;
-                    AmqpFrameWriter.WriteMethod(output, channel.Number, new BasicPublish(0, exchange, routingKey, mandatory, false));
-                    AmqpFrameWriter.WriteContentHeader(output, channel.Number, (ulong)body.Length, properties, mandatory ? SequenceHeader : null, (long)sequence);
-                    // A large body goes out a flush at a time, whole frames per flush, so it never sits in
-                    // the pipe whole: what is in flight stays bounded by the thresholds.
-                    var maxPayload = _frameMax - AmqpConstants.FrameOverhead;
-                    var perFlush = maxPayload * Math.Max(1, _flushThreshold / maxPayload);
-                    while (true)
-                    {
-                        var part = body.Slice(0, Math.Min(body.Length, perFlush));
-                        AmqpFrameWriter.WriteContentBody(output, channel.Number, part, _frameMax);
-                        body = body.Slice(part.End);
-                        if (body.IsEmpty) break;
-                        // A completed flush means the connection is gone: ThrowIfFailed says why.
-                        if ((await output.FlushAsync(cancellationToken).ConfigureAwait(false)).IsCompleted) ThrowIfFailed();
-                        if (!_writeLock.HasWaiters) continue;
-                        // Publishes on other channels go between this body's parts (this channel stays
-                        // ours): a large body does not hold the connection while it drains.
-                        _writeLock.Release();
-                        await _writeLock.WaitAsync().ConfigureAwait(false);
-                        ThrowIfFailed();
-                    }
-                    owner?.Dispose();
-                    owner = null;
-                    // The last of a burst of queued publishers flushes for all of them (or anyone past the threshold).
-                    if ((!_writeLock.HasWaiters || output.UnflushedBytes >= _flushThreshold)
-                        && (await output.FlushAsync(cancellationToken).ConfigureAwait(false)).IsCompleted) ThrowIfFailed();
+                    sent = SendDirectAsync(channel, new BasicPublish(0, exchange, routingKey, mandatory, false), properties, mandatory ? SequenceHeader : null, (long)sequence, body);
                 }
-                finally
+                else
                 {
-                    _writeLock.Release();
+                    await _writeLock.WaitAsync().ConfigureAwait(false);
+                    try
+                    {
+                        ThrowIfFailed();
+                        var sequence = ++channel.LastSequence;
+                        if (_confirmsEnabled) confirm = channel.Confirms.Register(sequence);
+                        var output = _connection.Output;
+                        AmqpFrameWriter.WriteMethod(output, channel.Number, new BasicPublish(0, exchange, routingKey, mandatory, false));
+                        AmqpFrameWriter.WriteContentHeader(output, channel.Number, (ulong)body.Length, properties, mandatory ? SequenceHeader : null, (long)sequence);
+                        AmqpFrameWriter.WriteContentBody(output, channel.Number, body, _frameMax);
+                        owner?.Dispose();
+                        owner = null;
+                        // The last of a burst of queued publishers flushes for all of them (or anyone past the threshold).
+                        var flush = !_writeLock.HasWaiters || output.UnflushedBytes >= _flushThreshold;
+                        channel.MaybeUnflushed = !flush;
+                        if (flush && (await output.FlushAsync(cancellationToken).ConfigureAwait(false)).IsCompleted) ThrowIfFailed();
+                    }
+                    finally
+                    {
+                        _writeLock.Release();
+                    }
                 }
+                // The channel stays ours until the body is out: its next content must not start before.
+                await sent.ConfigureAwait(false);
             }
             finally
             {
@@ -250,6 +273,41 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
             owner?.Dispose();
         }
         if (_confirmsEnabled) await confirm.Task.ConfigureAwait(false);
+    }
+
+    /// <summary>
+    /// The first channel, from the next in turn on, that no publish holds, taken; or null, and the next in
+    /// turn to wait for. A publish holds its channel until its body is out (a 1 MiB body's parts wait for
+    /// the socket), so a free one is usually there, and waiting would cost a hand-off through the pool.
+    /// </summary>
+    private PublishChannel? TakeFreeChannel(out PublishChannel next)
+    {
+        var count = (uint)_channels.Length;
+        var start = (uint)Interlocked.Increment(ref _nextChannel);
+        next = _channels[(int)(start % count)];
+        for (var i = 0u; i < count; i++)
+        {
+            var channel = _channels[(int)((start + i) % count)];
+            if (channel.Turn.TryEnter()) return channel;
+        }
+        return null;
+    }
+
+    /// <summary>
+    /// A body larger than the flush threshold goes from the caller's memory to the socket without a copy
+    /// and without filling the pipe: the frames around it are laid out beside it and the send loop sends
+    /// them together, a few frames per system call, with other channels' frames between the calls.
+    /// </summary>
+    private ValueTask SendDirectAsync(PublishChannel channel, in BasicPublish method, BasicProperties? properties, string? extraHeader, long extraValue, in ReadOnlySequence<byte> body)
+    {
+        var (content, send) = channel.Direct;
+        content.Reset();
+        AmqpFrameWriter.WriteMethod(content.Head, channel.Number, method);
+        AmqpFrameWriter.WriteContentHeader(content.Head, channel.Number, (ulong)body.Length, properties, extraHeader, extraValue);
+        var frames = content.Frame(channel.Number, body, _frameMax, FramesPerPart);
+        // With confirms the publish only hands off and waits for its confirm once the body is out, so it may
+        // resume on the send loop; without, it completes, and its caller's code must not run there.
+        return _connection.SendDirectAsync(send, frames, content.PartEnds, resumeInline: _confirmsEnabled);
     }
 
     private void ThrowIfFailed()

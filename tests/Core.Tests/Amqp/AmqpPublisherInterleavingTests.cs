@@ -18,15 +18,21 @@ public sealed class AmqpPublisherInterleavingTests
         var uri = AmqpUri.Parse($"amqp://guest:guest@127.0.0.1:{relay.Port}/");
         await using (var publisher = await AmqpPublisher.ConnectAsync(new AmqpPublisherOptions { Uri = uri, ClientName = "prewire-tests", Channels = 4 }, ct))
         {
-            var large = new byte[1 << 20];
-            var small = new byte[64];
-            // Two large bodies and a stream of small ones, all at once; messages go to amq.fanout with
+            // A body larger than all the socket buffers between here and the relay (16 MiB) and two of
+            // 1 MiB first, while the relay stops reading: the large body's send waits on a full socket
+            // part-way. Then a stream of small publishes, the first flushed behind it: on release it must
+            // go out between the large body's parts, not after the body. Messages go to amq.fanout with
             // nothing bound, so the broker drops them after its confirm.
-            var larges = Enumerable.Range(0, 2).Select(_ => publisher.PublishAsync("amq.fanout", "", null, large, cancellationToken: ct).AsTask());
+            var small = new byte[64];
+            relay.HoldClient();
+            var larges = new[] { 16 << 20, 1 << 20, 1 << 20 }.Select(size => publisher.PublishAsync("amq.fanout", "", null, new byte[size], cancellationToken: ct).AsTask()).ToArray();
+            await Task.Delay(TimeSpan.FromMilliseconds(200), ct);
             var smalls = Task.Run(async () =>
             {
                 for (var i = 0; i < 200; i++) await publisher.PublishAsync("amq.fanout", "", null, small, cancellationToken: ct);
             }, ct);
+            await Task.Delay(TimeSpan.FromMilliseconds(200), ct);
+            relay.Release();
             await Task.WhenAll([.. larges, smalls]);
         }
 

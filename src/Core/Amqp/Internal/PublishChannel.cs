@@ -1,4 +1,6 @@
+using Prewire.Framing.Internal;
 using Prewire.Tasks;
+using Prewire.Transport.Internal;
 
 namespace Prewire.Amqp.Internal;
 
@@ -8,6 +10,8 @@ namespace Prewire.Amqp.Internal;
 /// </summary>
 internal sealed class PublishChannel(ushort number)
 {
+    private (FramedContent, DirectSend)? _direct;
+
     public ushort Number { get; } = number;
 
     /// <summary>
@@ -20,6 +24,15 @@ internal sealed class PublishChannel(ushort number)
 
     /// <summary>The last sequence number given out; advanced under <see cref="Turn"/>.</summary>
     public ulong LastSequence { get; set; }
+
+    /// <summary>A large publish's frames around its body, and their send; made on the first one, used under <see cref="Turn"/>.</summary>
+    public (FramedContent Content, DirectSend Send) Direct => _direct ??= (new FramedContent(), new DirectSend());
+
+    /// <summary>
+    /// The last publish on the channel went to the pipe and was left for a later writer to flush; set and
+    /// read under <see cref="Turn"/>. A direct send must not overtake it.
+    /// </summary>
+    public bool MaybeUnflushed { get; set; }
 
     /// <summary>Set by basic.return; the content header that follows names the publish.</summary>
     public (ushort Code, string Text)? PendingReturn { get; set; }
