@@ -16,12 +16,13 @@ namespace Prewire.Amqp;
 /// <see cref="AmqpPublisherOptions.Channels"/> channels (one by default).
 /// <see cref="PublishAsync(string, string, BasicProperties?, ReadOnlySequence{byte}, bool, CancellationToken)"/>
 /// writes the frames straight into the connection's <see cref="PipeWriter"/> on the caller's thread:
-/// the body goes from the caller's memory into the pipe's, and nowhere else. Concurrent publishers
-/// take turns at the writer without blocking a thread, a large body a flush's worth at a time, so
-/// publishes on other channels go out between its frames (AMQP allows it across channels, never
-/// within one: a channel is held from its method frame to its last body frame); each one's task completes when the broker
-/// confirmed its message (or, with <see cref="AmqpPublisherOptions.Confirms"/> off, once its frames
-/// are flushed).
+/// the body goes from the caller's memory into the pipe's, and nowhere else. A body larger than half
+/// the write buffer does not even go there: its frames are laid out around the caller's memory and
+/// the connection's send loop sends them from it, three frames per system call, with other channels'
+/// frames between the calls (AMQP allows it across channels, never within one: a channel is held from
+/// its method frame to its last body frame). Concurrent publishers take turns at the writer without
+/// blocking a thread; each one's task completes when the broker confirmed its message (or, with
+/// <see cref="AmqpPublisherOptions.Confirms"/> off, once its frames are flushed or sent).
 /// </summary>
 /// <remarks>
 /// The task of a publish fails with <see cref="AmqpException"/> when the broker nacks it, returns it
@@ -132,8 +133,8 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
 
     /// <summary>
     /// Publishes the first <paramref name="length"/> bytes of <paramref name="owner"/>'s memory and
-    /// disposes <paramref name="owner"/> as soon as they are written to the pipe (before the confirm),
-    /// or when the publish fails before that.
+    /// disposes <paramref name="owner"/> as soon as they are written to the pipe or, for a large body,
+    /// sent (before the confirm), or when the publish fails before that.
     /// </summary>
     public ValueTask PublishAsync(string exchange, string routingKey, BasicProperties? properties, IMemoryOwner<byte> owner, int length, bool mandatory = false, CancellationToken cancellationToken = default)
     {
@@ -198,6 +199,7 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
     private async ValueTask PublishCoreAsync(string exchange, string routingKey, BasicProperties? properties, ReadOnlySequence<byte> body, bool mandatory, IMemoryOwner<byte>? owner, CancellationToken cancellationToken)
     {
         PooledCompletion<bool> confirm = default;
+        var onSendLoop = false;
         try
         {
             var unblocked = _unblocked.Task;
@@ -261,7 +263,11 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
                     }
                 }
                 // The channel stays ours until the body is out: its next content must not start before.
-                await sent.ConfigureAwait(false);
+                if (!sent.IsCompleted)
+                {
+                    await sent.ConfigureAwait(false);
+                    onSendLoop = _confirmsEnabled;
+                }
             }
             finally
             {
@@ -272,7 +278,12 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
         {
             owner?.Dispose();
         }
-        if (_confirmsEnabled) await confirm.Task.ConfigureAwait(false);
+        if (!_confirmsEnabled) return;
+        var confirmed = confirm.Task;
+        // Resumed on the send loop, this only hands off: were the confirm already in, the caller's code
+        // would run next, on the loop.
+        if (onSendLoop && confirmed.IsCompleted) await Task.Yield();
+        await confirmed.ConfigureAwait(false);
     }
 
     /// <summary>

@@ -21,8 +21,8 @@ public sealed class SocketConnectionOptions
     /// Defaults to a process-wide pool of pinned 64 KiB blocks kept for reuse, so a busy connection
     /// stops allocating buffers once warm (<see cref="MemoryPool{T}.Shared"/> allocates when its small
     /// caches run dry under a megabyte in flight). 64 KiB rather than 16: a send call takes up to 8
-    /// blocks, so large bodies go out in a quarter of the system calls (1 MiB publishes: 0.85 of the
-    /// CPU per message, benchmarks/README.md).
+    /// blocks, so what is written through the pipe goes out in a quarter of the system calls (1 MiB
+    /// publishes, when they still went through it: 0.85 of the CPU per message, benchmarks/README.md).
     /// </remarks>
     public MemoryPool<byte> MemoryPool { get; set; } = Internal.BlockMemoryPool.Instance;
 
