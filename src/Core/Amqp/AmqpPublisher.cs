@@ -7,7 +7,6 @@ using Prewire.Framing;
 using Prewire.Framing.Methods;
 using Prewire.Tasks;
 using Prewire.Transport;
-using Prewire.Transport.Internal;
 
 namespace Prewire.Amqp;
 
@@ -37,8 +36,9 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
     private const string SequenceHeader = "x-prewire-publish-seq";
 
     // A body frame is two segments of a vectored send (its payload, then its end octet with the next
-    // frame's header); with the head, three frames fill one call's segments.
-    private const int FramesPerPart = (SocketSender.MaxSegments - 1) / 2;
+    // frame's header): 16 frames (2 MiB at frame-max 128 KiB) are 33 segments, one sendmsg on Linux, so a
+    // 1 MiB body goes out in one call, and a larger one lets other channels' frames in every 2 MiB.
+    private const int FramesPerPart = 16;
 
     private static readonly TaskCompletionSource _open = CompletedGate();
 

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Net.Sockets;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Threading.Tasks.Sources;
 
@@ -21,6 +22,7 @@ internal sealed class SocketSender : SocketAsyncEventArgs, IValueTaskSource<int>
 
     private readonly List<ArraySegment<byte>> _segments = new(MaxSegments);
     private ManualResetValueTaskSourceCore<int> _source;
+    private MemoryHandle[]? _pins;
 
     public SocketSender()
         : base(unsafeSuppressExecutionContextFlow: true)
@@ -28,8 +30,15 @@ internal sealed class SocketSender : SocketAsyncEventArgs, IValueTaskSource<int>
     }
 
     /// <summary>Sends as much of <paramref name="buffer"/> as the socket takes in one operation; returns the byte count.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
     public ValueTask<int> SendAsync(Socket socket, in ReadOnlySequence<byte> buffer)
     {
+        // Past 8 segments, one direct call while the socket takes it; what it leaves goes the usual way.
+        if (LinuxSendMsg.IsAvailable && HasMoreSegmentsThan(buffer, MaxSegments))
+        {
+            var sent = LinuxSendMsg.TrySend(socket, buffer, _pins ??= new MemoryHandle[LinuxSendMsg.MaxSegments]);
+            if (sent > 0) return new ValueTask<int>(sent);
+        }
         if (buffer.IsSingleSegment || !TrySetSegments(buffer))
         {
             if (BufferList is not null) BufferList = null;
@@ -40,6 +49,16 @@ internal sealed class SocketSender : SocketAsyncEventArgs, IValueTaskSource<int>
         return SocketError == SocketError.Success
             ? new ValueTask<int>(BytesTransferred)
             : ValueTask.FromException<int>(new SocketException((int)SocketError));
+    }
+
+    private static bool HasMoreSegmentsThan(in ReadOnlySequence<byte> buffer, int count)
+    {
+        var position = buffer.Start;
+        while (buffer.TryGet(ref position, out _))
+        {
+            if (--count < 0) return true;
+        }
+        return false;
     }
 
     private bool TrySetSegments(in ReadOnlySequence<byte> buffer)
