@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Publish memory/throughput: RabbitMQ.Client vs Prewire's AmqpPublisher against the throwaway local
 # broker, each scenario in its own process (so peak RSS is that scenario's), the two clients
-# alternating within each scenario, every pair repeated RUNS times (default 3). MODE: jit (net10.0,
+# alternating within each scenario (first one, then the other, run by run), every pair repeated RUNS
+# times (default 3). MODE: jit (net10.0,
 # the setting), aot (the same console published NativeAOT on net10.0, as the apps ship) or both (default).
 # Prints, per mode, every run and then the medians with Prewire's figures as a ratio of the official ones.
 #   benchmarks/publish-memory.sh [RUNS] [jit|aot|both]
@@ -41,7 +42,10 @@ for m in jit aot; do
   echo "|---|---|---:|---:|---:|---:|---:|"
   for scenario in A B C D; do
     for run in $(seq 1 "$runs"); do
-      for client in official prewire; do
+      # Which client goes first alternates run by run, so neither always meets the broker as the other left it.
+      clients="official prewire"
+      (( run % 2 == 0 )) && clients="prewire official"
+      for client in $clients; do
         line=$(${command[$m]} "$client" "$scenario" "$RABBITMQ_URI")
         echo "$scenario $client $(get msgPerSec) $(get peakRssMb) $(get allocatedPerMessage) $(get cpuUsPerMessage)" >>"$results"
         echo "| $scenario | $client | $(get msgPerSec) | $(get peakRssMb) MB | $(get allocatedPerMessage) B | $(get cpuUsPerMessage) µs | $(get seconds) s |"

@@ -42,7 +42,7 @@ var messages = scenario.Publishers * scenario.MessagesPerPublisher;
 var allocatedPerMessage = (double)(allocated - allocatedTenth) / (messages - scenario.Publishers * tenth);
 
 Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-    $"client={args[0]} scenario={args[1]} messages={messages} seconds={seconds:0.00} msgPerSec={messages / seconds:0} peakRssMb={PeakRssMb():0} allocatedPerMessage={allocatedPerMessage:0.##} cpuUsPerMessage={cpu.TotalMicroseconds / messages:0.0}"));
+    $"client={args[0]} scenario={args[1]} messages={messages} seconds={seconds:0.00} msgPerSec={messages / seconds:0} peakRssMb={PeakRssMb():0.0} allocatedPerMessage={allocatedPerMessage:0.##} cpuUsPerMessage={cpu.TotalMicroseconds / messages:0.0}"));
 return 0;
 
 static async Task<long> AllocatedByAsync(Func<Task> run)
