@@ -17,9 +17,9 @@ namespace Prewire.Amqp;
 /// writes the frames straight into the connection's <see cref="PipeWriter"/> on the caller's thread:
 /// the body goes from the caller's memory into the pipe's, and nowhere else. A body larger than half
 /// the write buffer does not even go there: its frames are laid out around the caller's memory and
-/// the connection's send loop sends them from it, three frames per system call, with other channels'
-/// frames between the calls (AMQP allows it across channels, never within one: a channel is held from
-/// its method frame to its last body frame). Concurrent publishers take turns at the writer without
+/// the connection's send loop sends them from it (a 1 MiB body in one system call on Linux), in parts
+/// of 16 frames with other channels' frames between the parts (AMQP allows it across channels, never
+/// within one: a channel is held from its method frame to its last body frame). Concurrent publishers take turns at the writer without
 /// blocking a thread; each one's task completes when the broker confirmed its message (or, with
 /// <see cref="AmqpPublisherOptions.Confirms"/> off, once its frames are flushed or sent).
 /// </summary>
