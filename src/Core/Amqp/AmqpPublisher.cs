@@ -4,6 +4,7 @@ using System.IO.Pipelines;
 using System.Runtime.CompilerServices;
 using Prewire.Amqp.Internal;
 using Prewire.Framing;
+using Prewire.Framing.Internal;
 using Prewire.Framing.Methods;
 using Prewire.Tasks;
 using Prewire.Transport;
@@ -199,7 +200,7 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
     private async ValueTask PublishCoreAsync(string exchange, string routingKey, BasicProperties? properties, ReadOnlySequence<byte> body, bool mandatory, IMemoryOwner<byte>? owner, CancellationToken cancellationToken)
     {
         PooledCompletion<bool> confirm = default;
-        var onSendLoop = false;
+        var handedOver = false;
         try
         {
             var unblocked = _unblocked.Task;
@@ -234,9 +235,20 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
                     // No write lock: the channel orders its own publishes, and the send loop puts whole frames
                     // of others only between this body's parts.
                     ThrowIfFailed();
-                    var sequence = ++channel.LastSequence;
-                    if (_confirmsEnabled) confirm = channel.Confirms.Register(sequence);
-                    sent = SendDirectAsync(channel, new BasicPublish(0, exchange, routingKey, mandatory, false), properties, mandatory ? SequenceHeader : null, (long)sequence, body);
+                    // Laid out before anything is committed: a header that cannot be written leaves the channel as it was.
+                    var sequence = channel.LastSequence + 1;
+                    var (content, send) = channel.Direct;
+                    var frames = FrameDirect(channel.Number, content, new BasicPublish(0, exchange, routingKey, mandatory, false), properties, mandatory ? SequenceHeader : null, (long)sequence, body);
+                    channel.LastSequence = sequence;
+                    if (_confirmsEnabled)
+                    {
+                        confirm = channel.Confirms.Register(sequence);
+                        // The confirm comes after the body is out: the send gives the channel back itself.
+                        send.HandOver(owner);
+                        owner = null;
+                        handedOver = true;
+                    }
+                    sent = _connection.SendDirectAsync(send, frames, content.PartEnds);
                 }
                 else
                 {
@@ -244,12 +256,12 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
                     try
                     {
                         ThrowIfFailed();
-                        var sequence = ++channel.LastSequence;
-                        if (_confirmsEnabled) confirm = channel.Confirms.Register(sequence);
+                        var sequence = channel.LastSequence + 1;
                         var output = _connection.Output;
-                        AmqpFrameWriter.WriteMethod(output, channel.Number, new BasicPublish(0, exchange, routingKey, mandatory, false));
-                        AmqpFrameWriter.WriteContentHeader(output, channel.Number, (ulong)body.Length, properties, mandatory ? SequenceHeader : null, (long)sequence);
+                        AmqpFrameWriter.WritePublishHead(output, channel.Number, new BasicPublish(0, exchange, routingKey, mandatory, false), (ulong)body.Length, properties, mandatory ? SequenceHeader : null, (long)sequence);
                         AmqpFrameWriter.WriteContentBody(output, channel.Number, body, _frameMax);
+                        channel.LastSequence = sequence;
+                        if (_confirmsEnabled) confirm = channel.Confirms.Register(sequence);
                         owner?.Dispose();
                         owner = null;
                         // The last of a burst of queued publishers flushes for all of them (or anyone past the threshold).
@@ -263,27 +275,18 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
                     }
                 }
                 // The channel stays ours until the body is out: its next content must not start before.
-                if (!sent.IsCompleted)
-                {
-                    await sent.ConfigureAwait(false);
-                    onSendLoop = _confirmsEnabled;
-                }
+                if (!handedOver) await sent.ConfigureAwait(false);
             }
             finally
             {
-                channel.Turn.Release();
+                if (!handedOver) channel.Turn.Release();
             }
         }
         finally
         {
             owner?.Dispose();
         }
-        if (!_confirmsEnabled) return;
-        var confirmed = confirm.Task;
-        // Resumed on the send loop, this only hands off: were the confirm already in, the caller's code
-        // would run next, on the loop.
-        if (onSendLoop && confirmed.IsCompleted) await Task.Yield();
-        await confirmed.ConfigureAwait(false);
+        if (_confirmsEnabled) await confirm.Task.ConfigureAwait(false);
     }
 
     /// <summary>
@@ -307,18 +310,13 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
     /// <summary>
     /// A body larger than the flush threshold goes from the caller's memory to the socket without a copy
     /// and without filling the pipe: the frames around it are laid out beside it and the send loop sends
-    /// them together, a few frames per system call, with other channels' frames between the calls.
+    /// them together, a 1 MiB body in one system call, with other channels' frames between the parts.
     /// </summary>
-    private ValueTask SendDirectAsync(PublishChannel channel, in BasicPublish method, BasicProperties? properties, string? extraHeader, long extraValue, in ReadOnlySequence<byte> body)
+    private ReadOnlySequence<byte> FrameDirect(ushort channel, FramedContent content, in BasicPublish method, BasicProperties? properties, string? extraHeader, long extraValue, in ReadOnlySequence<byte> body)
     {
-        var (content, send) = channel.Direct;
         content.Reset();
-        AmqpFrameWriter.WriteMethod(content.Head, channel.Number, method);
-        AmqpFrameWriter.WriteContentHeader(content.Head, channel.Number, (ulong)body.Length, properties, extraHeader, extraValue);
-        var frames = content.Frame(channel.Number, body, _frameMax, FramesPerPart);
-        // With confirms the publish only hands off and waits for its confirm once the body is out, so it may
-        // resume on the send loop; without, it completes, and its caller's code must not run there.
-        return _connection.SendDirectAsync(send, frames, content.PartEnds, resumeInline: _confirmsEnabled);
+        AmqpFrameWriter.WritePublishHead(content.Head, channel, method, (ulong)body.Length, properties, extraHeader, extraValue);
+        return content.Frame(channel, body, _frameMax, FramesPerPart);
     }
 
     private void ThrowIfFailed()

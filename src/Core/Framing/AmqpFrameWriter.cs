@@ -46,7 +46,25 @@ public static class AmqpFrameWriter
     {
         ArgumentNullException.ThrowIfNull(output);
         properties ??= extraHeader is null ? null : _emptyProperties;
+        WriteContentHeader(output, channel, bodySize, properties, properties?.GetSize(extraHeader) ?? 2, extraHeader, extraValue);
+    }
+
+    /// <summary>
+    /// basic.publish and its content header, the header sized (its strings checked) before either is
+    /// written: a header that cannot be written leaves <paramref name="output"/> untouched, rather than
+    /// holding a method frame whose content never follows (which the broker answers by closing the connection).
+    /// </summary>
+    internal static void WritePublishHead(IBufferWriter<byte> output, ushort channel, in BasicPublish method, ulong bodySize, BasicProperties? properties, string? extraHeader, long extraValue)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        properties ??= extraHeader is null ? null : _emptyProperties;
         var propertiesSize = properties?.GetSize(extraHeader) ?? 2;
+        WriteMethod(output, channel, method);
+        WriteContentHeader(output, channel, bodySize, properties, propertiesSize, extraHeader, extraValue);
+    }
+
+    private static void WriteContentHeader(IBufferWriter<byte> output, ushort channel, ulong bodySize, BasicProperties? properties, int propertiesSize, string? extraHeader, long extraValue)
+    {
         var payload = 12 + propertiesSize;
         var span = output.GetSpan(AmqpConstants.FrameOverhead + payload);
         WriteFrameHeader(span, FrameType.ContentHeader, channel, (uint)payload);
@@ -107,19 +125,17 @@ public static class AmqpFrameWriter
     // Read-only by convention: only ever used to write an empty property list plus an extra header.
     private static readonly BasicProperties _emptyProperties = new();
 
-    /// <summary>A whole publish: basic.publish, the content header and the body frames.</summary>
+    /// <summary>A whole publish: basic.publish, the content header and the body frames. A header that cannot be written (a short string over 255 bytes) throws before anything is written.</summary>
     public static void WritePublish(IBufferWriter<byte> output, ushort channel, in BasicPublish method, BasicProperties? properties, ReadOnlySpan<byte> body, uint frameMax)
     {
-        WriteMethod(output, channel, method);
-        WriteContentHeader(output, channel, (ulong)body.Length, properties);
+        WritePublishHead(output, channel, method, (ulong)body.Length, properties, null, 0);
         WriteContentBody(output, channel, body, frameMax);
     }
 
     /// <summary>A whole publish with a multi-segment body.</summary>
     public static void WritePublish(IBufferWriter<byte> output, ushort channel, in BasicPublish method, BasicProperties? properties, in ReadOnlySequence<byte> body, uint frameMax)
     {
-        WriteMethod(output, channel, method);
-        WriteContentHeader(output, channel, (ulong)body.Length, properties);
+        WritePublishHead(output, channel, method, (ulong)body.Length, properties, null, 0);
         WriteContentBody(output, channel, body, frameMax);
     }
 

@@ -115,11 +115,11 @@ public sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
     /// <see cref="Output"/> before this call and a part at a time, so that what is flushed meanwhile
     /// may go out between its parts. Completes when the last part is sent, or fails with an
     /// <see cref="IOException"/> when the connection ends first; either way the send loop is done
-    /// with the memory by then. <paramref name="resumeInline"/>: see <see cref="DirectSend.Prepare"/>.
+    /// with the memory by then.
     /// </summary>
-    internal ValueTask SendDirectAsync(DirectSend send, in ReadOnlySequence<byte> data, List<long> partEnds, bool resumeInline)
+    internal ValueTask SendDirectAsync(DirectSend send, in ReadOnlySequence<byte> data, List<long> partEnds)
     {
-        var sent = send.Prepare(data, partEnds, resumeInline);
+        var sent = send.Prepare(data, partEnds);
         lock (_directSends)
         {
             if (_sendingEnded)

@@ -61,6 +61,23 @@ public sealed class AmqpPublisherTests
     }
 
     [Theory]
+    [InlineData(100)]
+    [InlineData(1 << 20)]
+    public async Task A_publish_whose_header_cannot_be_written_fails_alone_and_its_channel_serves_the_next(int bodySize)
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var publisher = await AmqpPublisher.ConnectAsync(Options(), ct);
+        var body = new byte[bodySize];
+
+        // A short string holds 255 bytes: the header fails before anything of the publish is sent.
+        var tooLong = new Prewire.Framing.BasicProperties { MessageId = new string('x', 300) };
+        await Assert.ThrowsAsync<ArgumentException>(async () => await publisher.PublishAsync("amq.fanout", "", tooLong, body, cancellationToken: ct));
+
+        // One channel: the next publish would wait forever on a channel the failed one kept.
+        await publisher.PublishAsync("amq.fanout", "", null, body, cancellationToken: ct).AsTask().WaitAsync(TimeSpan.FromSeconds(10), ct);
+    }
+
+    [Theory]
     [InlineData(1)]
     [InlineData(2)]
     public async Task An_unroutable_mandatory_message_fails_as_returned(int channels)

@@ -68,7 +68,7 @@ public sealed class SocketConnectionTests
         var direct = FrameTestKit.Segmented(payload.AsMemory(1000, 300_000), 10_000);
 
         await connection.Output.WriteAsync(payload.AsMemory(0, 1000), ct);
-        await connection.SendDirectAsync(new DirectSend(), direct, [100_000, 200_000], resumeInline: false);
+        await connection.SendDirectAsync(new DirectSend(), direct, [100_000, 200_000]);
         await connection.Output.WriteAsync(payload.AsMemory(301_000), ct);
         var received = await ReadExactlyAsync(connection.Input, payload.Length);
 
@@ -89,7 +89,7 @@ public sealed class SocketConnectionTests
         connection.Abort(null);
 
         var error = await Assert.ThrowsAsync<IOException>(async () =>
-            await connection.SendDirectAsync(new DirectSend(), new ReadOnlySequence<byte>(new byte[100]), [], resumeInline: false));
+            await connection.SendDirectAsync(new DirectSend(), new ReadOnlySequence<byte>(new byte[100]), []));
         Assert.Contains($"127.0.0.1:{server.Port}", error.Message, StringComparison.Ordinal);
     }
 

@@ -1,6 +1,5 @@
 using Prewire.Framing.Internal;
 using Prewire.Tasks;
-using Prewire.Transport.Internal;
 
 namespace Prewire.Amqp.Internal;
 
@@ -10,7 +9,7 @@ namespace Prewire.Amqp.Internal;
 /// </summary>
 internal sealed class PublishChannel(ushort number)
 {
-    private (FramedContent, DirectSend)? _direct;
+    private (FramedContent, ChannelBodySend)? _direct;
 
     public ushort Number { get; } = number;
 
@@ -26,7 +25,7 @@ internal sealed class PublishChannel(ushort number)
     public ulong LastSequence { get; set; }
 
     /// <summary>A large publish's frames around its body, and their send; made on the first one, used under <see cref="Turn"/>.</summary>
-    public (FramedContent Content, DirectSend Send) Direct => _direct ??= (new FramedContent(), new DirectSend());
+    public (FramedContent Content, ChannelBodySend Send) Direct => _direct ??= (new FramedContent(), new ChannelBodySend(this));
 
     /// <summary>
     /// The last publish on the channel went to the pipe and was left for a later writer to flush; set and

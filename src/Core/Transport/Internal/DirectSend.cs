@@ -10,26 +10,23 @@ namespace Prewire.Transport.Internal;
 /// </summary>
 /// <remarks>
 /// Parts exist so other writers' frames can go out between them; a part must end where the peer may
-/// see something else next (for AMQP, after a frame's end octet).
+/// see something else next (for AMQP, after a frame's end octet). The owner's awaiter resumes on the
+/// thread pool, never on the send loop; an owner that does not await the send can act in <see cref="Sent"/>.
 /// </remarks>
-internal sealed class DirectSend : IValueTaskSource
+internal class DirectSend : IValueTaskSource
 {
-    private ManualResetValueTaskSourceCore<bool> _completion;
+    private ManualResetValueTaskSourceCore<bool> _completion = new() { RunContinuationsAsynchronously = true };
     private ReadOnlySequence<byte> _data;
     private List<long> _partEnds = [];
     private int _nextPart;
     private long _sent;
-    private bool _resumeInline;
 
     /// <summary>
     /// Readies a send of <paramref name="data"/>, to be cut after each offset in <paramref name="partEnds"/>
-    /// (ascending); both must stay untouched until it completes. With <paramref name="resumeInline"/> a
-    /// successful send resumes its awaiter on the send loop, saving a thread-pool hop: for an awaiter
-    /// that only hands off and waits again.
+    /// (ascending); both must stay untouched until it completes.
     /// </summary>
-    public ValueTask Prepare(in ReadOnlySequence<byte> data, List<long> partEnds, bool resumeInline)
+    public ValueTask Prepare(in ReadOnlySequence<byte> data, List<long> partEnds)
     {
-        _resumeInline = resumeInline;
         _data = data;
         _partEnds = partEnds;
         _nextPart = 0;
@@ -52,10 +49,17 @@ internal sealed class DirectSend : IValueTaskSource
     public void Complete(Exception? error)
     {
         _data = default;
-        // A failure resumes on the thread pool: it may go anywhere, the loop's end included.
-        _completion.RunContinuationsAsynchronously = error is not null || !_resumeInline;
         if (error is null) _completion.SetResult(true);
         else _completion.SetException(error);
+        Sent(error);
+    }
+
+    /// <summary>
+    /// Called on the send loop once the loop is done with the bytes (sent, or <paramref name="error"/>),
+    /// last: this object may be prepared again from here on. Must only hand off, never block.
+    /// </summary>
+    protected virtual void Sent(Exception? error)
+    {
     }
 
     void IValueTaskSource.GetResult(short token) => _completion.GetResult(token);
