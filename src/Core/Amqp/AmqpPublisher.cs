@@ -20,9 +20,10 @@ namespace Prewire.Amqp;
 /// the write buffer does not even go there: its frames are laid out around the caller's memory and
 /// the connection's send loop sends them from it (a 1 MiB body in one system call on Linux), in parts
 /// of 16 frames with other channels' frames between the parts (AMQP allows it across channels, never
-/// within one: a channel is held from its method frame to its last body frame). Concurrent publishers take turns at the writer without
-/// blocking a thread; each one's task completes when the broker confirmed its message (or, with
-/// <see cref="AmqpPublisherOptions.Confirms"/> off, once its frames are flushed or sent).
+/// within one: a channel is held from its method frame to its last body frame). Concurrent publishers
+/// take turns at the writer without blocking a thread; each one's task completes when the broker
+/// confirmed its message (or, with <see cref="AmqpPublisherOptions.Confirms"/> off, once its frames are
+/// flushed or sent).
 /// </summary>
 /// <remarks>
 /// The task of a publish fails with <see cref="AmqpException"/> when the broker nacks it, returns it
