@@ -39,14 +39,10 @@ public static class AmqpFrameWriter
     }
 
     /// <summary>A content header frame for class <c>basic</c>.</summary>
-    public static void WriteContentHeader(IBufferWriter<byte> output, ushort channel, ulong bodySize, BasicProperties? properties) =>
-        WriteContentHeader(output, channel, bodySize, properties, null, 0);
-
-    internal static void WriteContentHeader(IBufferWriter<byte> output, ushort channel, ulong bodySize, BasicProperties? properties, string? extraHeader, long extraValue)
+    public static void WriteContentHeader(IBufferWriter<byte> output, ushort channel, ulong bodySize, BasicProperties? properties)
     {
         ArgumentNullException.ThrowIfNull(output);
-        properties ??= extraHeader is null ? null : _emptyProperties;
-        WriteContentHeader(output, channel, bodySize, properties, properties?.GetSize(extraHeader) ?? 2, extraHeader, extraValue);
+        WriteContentHeader(output, channel, bodySize, properties, properties?.GetSize() ?? 2, null, 0);
     }
 
     /// <summary>
