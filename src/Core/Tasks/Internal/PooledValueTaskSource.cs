@@ -8,9 +8,18 @@ namespace Prewire.Tasks.Internal;
 /// never complete a later use, and an await with an old version fails instead of reading a later
 /// result. Returned to the pool when its result is read (the await), never before.
 /// </summary>
-internal sealed class PooledValueTaskSource<T> : IValueTaskSource<T>, IValueTaskSource
+/// <remarks>
+/// Asynchronous continuations are its own hop, not the core's: the core queues a continuation to the
+/// thread pool in a new work item unless it is a runtime async method's (which the pool takes as it
+/// is), so a <see cref="PooledValueTaskMethodBuilder"/> method awaiting it cost 32 B per completion.
+/// This object queues itself instead and completes the core, inline, from the pool.
+/// </remarks>
+internal sealed class PooledValueTaskSource<T> : IValueTaskSource<T>, IValueTaskSource, IThreadPoolWorkItem
 {
     private ManualResetValueTaskSourceCore<T> _core;
+    private bool _completeOnThreadPool;
+    private T? _result;
+    private Exception? _exception;
 
     // (version << 1) | completed. Changed only by CompareExchange (complete) and by Recycle.
     private int _state;
@@ -21,7 +30,7 @@ internal sealed class PooledValueTaskSource<T> : IValueTaskSource<T>, IValueTask
     public static PooledValueTaskSource<T> Rent(bool runContinuationsAsynchronously)
     {
         var source = ObjectPool<PooledValueTaskSource<T>>.TryRent() ?? new PooledValueTaskSource<T>();
-        source._core.RunContinuationsAsynchronously = runContinuationsAsynchronously;
+        source._completeOnThreadPool = runContinuationsAsynchronously;
         return source;
     }
 
@@ -40,15 +49,41 @@ internal sealed class PooledValueTaskSource<T> : IValueTaskSource<T>, IValueTask
     public bool TrySetResult(short version, T result)
     {
         if (!TryClaim(version)) return false;
-        _core.SetResult(result);
+        if (_completeOnThreadPool)
+        {
+            _result = result;
+            ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: true);
+        }
+        else
+        {
+            _core.SetResult(result);
+        }
         return true;
     }
 
     public bool TrySetException(short version, Exception exception)
     {
         if (!TryClaim(version)) return false;
-        _core.SetException(exception);
+        if (_completeOnThreadPool)
+        {
+            _exception = exception;
+            ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: true);
+        }
+        else
+        {
+            _core.SetException(exception);
+        }
         return true;
+    }
+
+    // Fields cleared first: completing runs the awaiter inline, which may recycle this object at once.
+    void IThreadPoolWorkItem.Execute()
+    {
+        var (result, exception) = (_result, _exception);
+        _result = default;
+        _exception = null;
+        if (exception is null) _core.SetResult(result!);
+        else _core.SetException(exception);
     }
 
     public T GetResult(short token)
