@@ -92,7 +92,7 @@ public static class WarmupReport
         where TContext : class, IBehaviorContext
     {
         /// <inheritdoc />
-        protected override Task Terminate(TContext context) => Task.CompletedTask;
+        protected override ValueTask Terminate(TContext context) => default;
     }
 
     /// <summary>The dead-letter queue of an in-process run: none, since every warm-up message is handled.</summary>

@@ -1,6 +1,8 @@
 using System.Buffers;
+using System.Runtime.CompilerServices;
 using Prewire.Amqp;
 using Prewire.Messaging;
+using Prewire.Tasks;
 using RabbitMQ.Client;
 
 namespace Prewire.RabbitMQ;
@@ -26,7 +28,8 @@ public sealed class RabbitMqDispatch : BrokerDispatch
     }
 
     /// <inheritdoc />
-    protected override async Task Terminate(DispatchContext context)
+    [AsyncMethodBuilder(typeof(PooledValueTaskMethodBuilder))]
+    protected override async ValueTask Terminate(DispatchContext context)
     {
         var properties = new BasicProperties
         {

@@ -115,10 +115,10 @@ public sealed class RoundTripTests
 
     private sealed class Handle(Action<TransportReceiveContext> handle) : PipelineTerminator<TransportReceiveContext>
     {
-        protected override Task Terminate(TransportReceiveContext context)
+        protected override ValueTask Terminate(TransportReceiveContext context)
         {
             handle(context);
-            return Task.CompletedTask;
+            return default;
         }
     }
 }

@@ -53,10 +53,10 @@ public class PipelineBenchmarks
     }
 
     [Benchmark(Baseline = true), BenchmarkCategory("Success")]
-    public Task ExpressionTree_Success() => _expression.Invoke(_context);
+    public ValueTask ExpressionTree_Success() => _expression.Invoke(_context);
 
     [Benchmark, BenchmarkCategory("Success")]
-    public Task Prewired_Success() => _prewired.Invoke(_context);
+    public ValueTask Prewired_Success() => _prewired.Invoke(_context);
 
     [Benchmark(Baseline = true), BenchmarkCategory("SyncThrow")]
     public void ExpressionTree_SyncThrow() => InvokeAndCatch(_expressionSyncThrow);
@@ -71,22 +71,23 @@ public class PipelineBenchmarks
     public Task Prewired_AsyncThrow() => AwaitAndCatch(_prewiredAsyncThrow);
 
     [Benchmark(Baseline = true), BenchmarkCategory("Replay")]
-    public Task ExpressionTree_Replay() => _expressionReplay.Invoke(_context);
+    public ValueTask ExpressionTree_Replay() => _expressionReplay.Invoke(_context);
 
     [Benchmark, BenchmarkCategory("Replay")]
-    public Task Prewired_Replay() => _prewiredReplay.Invoke(_context);
+    public ValueTask Prewired_Replay() => _prewiredReplay.Invoke(_context);
 
     [Benchmark(Baseline = true), BenchmarkCategory("Warmup")]
-    public Task ExpressionTree_Warmup() => Chain(Depth).BuildWithExpressionTrees<BenchContext>().Invoke(_context);
+    public ValueTask ExpressionTree_Warmup() => Chain(Depth).BuildWithExpressionTrees<BenchContext>().Invoke(_context);
 
     [Benchmark, BenchmarkCategory("Warmup")]
-    public Task Prewired_Warmup() => Chain(Depth).Build<BenchContext>().Invoke(_context);
+    public ValueTask Prewired_Warmup() => Chain(Depth).Build<BenchContext>().Invoke(_context);
 
     private void InvokeAndCatch(Pipeline<BenchContext> pipeline)
     {
         try
         {
-            pipeline.Invoke(_context);
+            var task = pipeline.Invoke(_context);
+            if (task.IsCompleted) task.GetAwaiter().GetResult();
         }
         catch (InvalidOperationException)
         {

@@ -7,5 +7,5 @@ namespace Prewire.Samples.Messaging;
 public sealed class InvokeHandler(Func<IncomingLogicalContext, Task> handler) : PipelineTerminator<IncomingLogicalContext>
 {
     /// <inheritdoc />
-    protected override Task Terminate(IncomingLogicalContext context) => handler(context);
+    protected override ValueTask Terminate(IncomingLogicalContext context) => new(handler(context));
 }

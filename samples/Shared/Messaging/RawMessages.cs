@@ -14,7 +14,7 @@ public static class RawMessages
     public sealed class Pass : StageConnector<OutgoingLogicalContext, OutgoingPhysicalContext>
     {
         /// <inheritdoc />
-        public override Task Invoke(OutgoingLogicalContext context, Func<OutgoingPhysicalContext, Task> next)
+        public override ValueTask Invoke(OutgoingLogicalContext context, Func<OutgoingPhysicalContext, ValueTask> next)
         {
             ArgumentNullException.ThrowIfNull(context);
             ArgumentNullException.ThrowIfNull(next);

@@ -7,7 +7,7 @@ namespace Prewire.Samples.Messaging;
 public sealed class ReceivePhysical : StageConnector<TransportReceiveContext, IncomingPhysicalContext>
 {
     /// <inheritdoc />
-    public override Task Invoke(TransportReceiveContext context, Func<IncomingPhysicalContext, Task> next)
+    public override ValueTask Invoke(TransportReceiveContext context, Func<IncomingPhysicalContext, ValueTask> next)
     {
         ArgumentNullException.ThrowIfNull(context);
         ArgumentNullException.ThrowIfNull(next);

@@ -1,5 +1,7 @@
+using System.Runtime.CompilerServices;
 using Prewire.Messaging;
 using Prewire.Pipeline;
+using Prewire.Tasks;
 using Serilog;
 
 namespace Prewire.Samples.Messaging;
@@ -30,7 +32,8 @@ public sealed class RetryThenDeadLetter : Behavior<TransportReceiveContext>
     }
 
     /// <inheritdoc />
-    public override async Task Invoke(TransportReceiveContext context, Func<Task> next)
+    [AsyncMethodBuilder(typeof(PooledValueTaskMethodBuilder))]
+    public override async ValueTask Invoke(TransportReceiveContext context, Func<ValueTask> next)
     {
         ArgumentNullException.ThrowIfNull(context);
         ArgumentNullException.ThrowIfNull(next);

@@ -15,7 +15,7 @@ public sealed class Route(string exchange, string routingKey) : StageConnector<O
     public string Description => $"addresses {Destination}";
 
     /// <inheritdoc />
-    public override Task Invoke(OutgoingPhysicalContext context, Func<DispatchContext, Task> next)
+    public override ValueTask Invoke(OutgoingPhysicalContext context, Func<DispatchContext, ValueTask> next)
     {
         ArgumentNullException.ThrowIfNull(context);
         ArgumentNullException.ThrowIfNull(next);

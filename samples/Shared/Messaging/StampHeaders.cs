@@ -8,7 +8,7 @@ namespace Prewire.Samples.Messaging;
 public sealed class StampHeaders(TimeProvider clock) : Behavior<OutgoingLogicalContext>
 {
     /// <inheritdoc />
-    public override Task Invoke(OutgoingLogicalContext context, Func<Task> next)
+    public override ValueTask Invoke(OutgoingLogicalContext context, Func<ValueTask> next)
     {
         ArgumentNullException.ThrowIfNull(context);
         ArgumentNullException.ThrowIfNull(next);

@@ -1,5 +1,7 @@
+using System.Runtime.CompilerServices;
 using Prewire.Messaging;
 using Prewire.Pipeline;
+using Prewire.Tasks;
 
 namespace Prewire.Samples.Messaging;
 
@@ -11,7 +13,7 @@ namespace Prewire.Samples.Messaging;
 public sealed class SuppressDuplicates(RecentMessageIds recent) : Behavior<TransportReceiveContext>
 {
     /// <inheritdoc />
-    public override Task Invoke(TransportReceiveContext context, Func<Task> next)
+    public override ValueTask Invoke(TransportReceiveContext context, Func<ValueTask> next)
     {
         ArgumentNullException.ThrowIfNull(context);
         ArgumentNullException.ThrowIfNull(next);
@@ -19,15 +21,17 @@ public sealed class SuppressDuplicates(RecentMessageIds recent) : Behavior<Trans
         if (recent.Contains(context.MessageId))
         {
             context.Outcome = ReceiveOutcome.Duplicate;
-            return Task.CompletedTask;
+            return default;
         }
         var handled = next();
         if (!handled.IsCompletedSuccessfully) return RememberWhenDoneAsync(handled, context.MessageId);
+        handled.GetAwaiter().GetResult();
         recent.Add(context.MessageId);
-        return handled;
+        return default;
     }
 
-    private async Task RememberWhenDoneAsync(Task handled, string messageId)
+    [AsyncMethodBuilder(typeof(PooledValueTaskMethodBuilder))]
+    private async ValueTask RememberWhenDoneAsync(ValueTask handled, string messageId)
     {
         await handled.ConfigureAwait(false);
         recent.Add(messageId);

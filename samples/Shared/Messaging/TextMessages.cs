@@ -21,7 +21,7 @@ public static class TextMessages
     public sealed class Serialize : StageConnector<OutgoingLogicalContext, OutgoingPhysicalContext>
     {
         /// <inheritdoc />
-        public override Task Invoke(OutgoingLogicalContext context, Func<OutgoingPhysicalContext, Task> next)
+        public override ValueTask Invoke(OutgoingLogicalContext context, Func<OutgoingPhysicalContext, ValueTask> next)
         {
             ArgumentNullException.ThrowIfNull(context);
             ArgumentNullException.ThrowIfNull(next);
@@ -48,7 +48,7 @@ public static class TextMessages
     public sealed class Deserialize : StageConnector<IncomingPhysicalContext, IncomingLogicalContext>
     {
         /// <inheritdoc />
-        public override Task Invoke(IncomingPhysicalContext context, Func<IncomingLogicalContext, Task> next)
+        public override ValueTask Invoke(IncomingPhysicalContext context, Func<IncomingLogicalContext, ValueTask> next)
         {
             ArgumentNullException.ThrowIfNull(context);
             ArgumentNullException.ThrowIfNull(next);

@@ -1,5 +1,7 @@
+using System.Runtime.CompilerServices;
 using Prewire.Amqp;
 using Prewire.Framing;
+using Prewire.Tasks;
 using Prewire.Tasks.Internal;
 
 namespace Prewire.Messaging;
@@ -36,7 +38,8 @@ public sealed class AmqpPublisherDispatch : BrokerDispatch
     }
 
     /// <inheritdoc />
-    protected override async Task Terminate(DispatchContext context)
+    [AsyncMethodBuilder(typeof(PooledValueTaskMethodBuilder))]
+    protected override async ValueTask Terminate(DispatchContext context)
     {
         var publisher = Volatile.Read(ref _publisher) ?? throw new InvalidOperationException("Not connected: call ConnectAsync before publishing.");
         // One set of properties per publish in flight, pooled: the content header is written from them

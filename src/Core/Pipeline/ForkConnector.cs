@@ -1,4 +1,6 @@
+using System.Runtime.CompilerServices;
 using Prewire.Pipeline.Internal;
+using Prewire.Tasks;
 
 namespace Prewire.Pipeline;
 
@@ -25,14 +27,18 @@ public abstract class ForkConnector<TContext, TForkContext> : IBehavior<TContext
     protected abstract TForkContext CreateForkContext(TContext context);
 
     /// <inheritdoc />
-    public Task Invoke(TContext context, Func<TContext, Task> next)
+    public ValueTask Invoke(TContext context, Func<TContext, ValueTask> next)
     {
         ArgumentNullException.ThrowIfNull(next);
         var fork = _fork.Invoke(CreateForkContext(context));
-        return fork.IsCompletedSuccessfully ? next(context) : ContinueAfterFork(fork, context, next);
+        if (!fork.IsCompletedSuccessfully) return ContinueAfterFork(fork, context, next);
+        // Read, even though it succeeded: a pooled source goes back to its pool only then.
+        fork.GetAwaiter().GetResult();
+        return next(context);
     }
 
-    private static async Task ContinueAfterFork(Task fork, TContext context, Func<TContext, Task> next)
+    [AsyncMethodBuilder(typeof(PooledValueTaskMethodBuilder))]
+    private static async ValueTask ContinueAfterFork(ValueTask fork, TContext context, Func<TContext, ValueTask> next)
     {
         await fork.ConfigureAwait(false);
         await next(context).ConfigureAwait(false);

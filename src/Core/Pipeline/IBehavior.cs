@@ -7,10 +7,13 @@ namespace Prewire.Pipeline;
 /// </summary>
 /// <remarks>
 /// <para>
-/// <c>next</c> returns <see cref="Task"/> rather than <see cref="ValueTask"/>: a synchronously
-/// completed <see cref="Task"/> is a cached singleton, so the success path allocates nothing either
-/// way, and a <see cref="Task"/> may be awaited more than once or stored, which behaviors that replay
-/// or retry <c>next</c> rely on; a <see cref="ValueTask"/> may not.
+/// Steps return <see cref="ValueTask"/>, not <see cref="Task"/>: a step that waits (for a broker's
+/// confirm, say) can then complete from a pooled source, and an <c>async</c> step can take its state
+/// machine from a pool (<see cref="Prewire.Tasks.PooledValueTaskMethodBuilder"/>), so a message whose
+/// pipeline waits allocates nothing either; a pending <see cref="Task"/> is an allocation per step per
+/// message. The price is <see cref="ValueTask"/>'s rule: await each one once (a step that needs it
+/// twice calls <see cref="ValueTask.AsTask"/> once). Replaying <c>next</c> is calling it again, which
+/// returns a new one.
 /// </para>
 /// <para>
 /// <c>next</c> may be called more than once, one call after another (replay, retries). Calling it
@@ -23,5 +26,5 @@ public interface IBehavior<TIn, TOut>
     where TOut : class, IBehaviorContext
 {
     /// <summary>Runs the step.</summary>
-    Task Invoke(TIn context, Func<TOut, Task> next);
+    ValueTask Invoke(TIn context, Func<TOut, ValueTask> next);
 }

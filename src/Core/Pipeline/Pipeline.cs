@@ -7,11 +7,11 @@ namespace Prewire.Pipeline;
 public sealed class Pipeline<TContext>
     where TContext : class, IBehaviorContext
 {
-    private readonly Func<TContext, Task> _entry;
+    private readonly Func<TContext, ValueTask> _entry;
     private readonly IReadOnlyList<StepRegistration> _registrations;
     private IReadOnlyList<PipelineStep>? _steps;
 
-    internal Pipeline(Func<TContext, Task> entry, IReadOnlyList<StepRegistration> registrations, string builder)
+    internal Pipeline(Func<TContext, ValueTask> entry, IReadOnlyList<StepRegistration> registrations, string builder)
     {
         _entry = entry;
         _registrations = registrations;
@@ -24,8 +24,8 @@ public sealed class Pipeline<TContext>
     /// <summary>How it was built: <c>prewired</c> or <c>expression-tree</c>.</summary>
     public string Builder { get; }
 
-    /// <summary>Runs the pipeline for one message.</summary>
-    public Task Invoke(TContext context) => _entry(context);
+    /// <summary>Runs the pipeline for one message. Await the result once (it may come from a pool).</summary>
+    public ValueTask Invoke(TContext context) => _entry(context);
 
     /// <summary>
     /// The pipeline stage by stage: step id, behavior type and description; forks show the pipeline

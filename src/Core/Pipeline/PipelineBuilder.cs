@@ -71,7 +71,7 @@ public sealed class PipelineBuilder
         {
             next = steps[i].Wire(next);
         }
-        return new Pipeline<TContext>((Func<TContext, Task>)next!, steps, "prewired");
+        return new Pipeline<TContext>((Func<TContext, ValueTask>)next!, steps, "prewired");
     }
 
     /// <summary>The registrations in order, validated for a pipeline rooted at <typeparamref name="TContext"/>.</summary>

@@ -5,8 +5,8 @@ public abstract partial class PipelineTerminator<TContext> : IBehavior<TContext,
     where TContext : class, IBehaviorContext
 {
     /// <summary>Does the final work.</summary>
-    protected abstract Task Terminate(TContext context);
+    protected abstract ValueTask Terminate(TContext context);
 
     /// <inheritdoc />
-    public Task Invoke(TContext context, Func<ITerminatingContext, Task> next) => Terminate(context);
+    public ValueTask Invoke(TContext context, Func<ITerminatingContext, ValueTask> next) => Terminate(context);
 }

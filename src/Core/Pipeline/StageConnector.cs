@@ -9,5 +9,5 @@ public abstract class StageConnector<TFrom, TTo> : IBehavior<TFrom, TTo>
     where TTo : class, IBehaviorContext
 {
     /// <inheritdoc />
-    public abstract Task Invoke(TFrom context, Func<TTo, Task> next);
+    public abstract ValueTask Invoke(TFrom context, Func<TTo, ValueTask> next);
 }

@@ -11,10 +11,10 @@ public sealed class PrewiredPipelineTests : PipelineSuite
     public async Task Exceptions_carry_no_invoker_frames_sync_or_async()
     {
         var builder = Chain(depth: 10).Register("throw", new Inline<RootContext>(static (_, _) => throw new InvalidOperationException("sync")), "throws").Register("end", new EndRoot(), "ends");
-        var sync = await Assert.ThrowsAsync<InvalidOperationException>(() => Build<RootContext>(builder).Invoke(new RootContext()));
+        var sync = await Assert.ThrowsAsync<InvalidOperationException>(async () => await Build<RootContext>(builder).Invoke(new RootContext()));
 
         var asyncBuilder = Chain(depth: 10).Register("throw", new Inline<RootContext>(static async (_, _) => { await Task.Yield(); throw new InvalidOperationException("async"); }), "throws").Register("end", new EndRoot(), "ends");
-        var async = await Assert.ThrowsAsync<InvalidOperationException>(() => Build<RootContext>(asyncBuilder).Invoke(new RootContext()));
+        var async = await Assert.ThrowsAsync<InvalidOperationException>(async () => await Build<RootContext>(asyncBuilder).Invoke(new RootContext()));
 
         foreach (var e in new[] { sync, async })
         {
@@ -130,7 +130,7 @@ public abstract class PipelineSuite
         var pipeline = Build<RootContext>(new PipelineBuilder().Register("leaky", leaky, "keeps next").Register("end", new EndRoot(), "ends"));
         await pipeline.Invoke(new RootContext());
 
-        var e = await Assert.ThrowsAsync<InvalidOperationException>(() => leaky.Kept!());
+        var e = await Assert.ThrowsAsync<InvalidOperationException>(async () => await leaky.Kept!());
         Assert.Contains("after the behavior's task completed", e.Message, StringComparison.Ordinal);
     }
 
@@ -157,7 +157,7 @@ public abstract class PipelineSuite
             .Register("throw", new Inline<RootContext>(static (_, _) => throw new FormatException("bad")), "throws")
             .Register("end", new EndRoot(), "ends"));
 
-        var e = await Assert.ThrowsAsync<FormatException>(() => pipeline.Invoke(new RootContext()));
+        var e = await Assert.ThrowsAsync<FormatException>(async () => await pipeline.Invoke(new RootContext()));
         Assert.Equal("bad", e.Message);
     }
 
@@ -170,7 +170,7 @@ public abstract class PipelineSuite
             .Register("end", end, "ends"));
         var context = new RootContext();
 
-        var e = await Assert.ThrowsAsync<FormatException>(() => pipeline.Invoke(context));
+        var e = await Assert.ThrowsAsync<FormatException>(async () => await pipeline.Invoke(context));
         Assert.Equal("deep", e.Message);
         Assert.Equal(40, context.Trace.Count);
         Assert.Equal(0, end.Calls);
@@ -205,7 +205,7 @@ public abstract class PipelineSuite
         Assert.Equal(cts.Token, seen);
 
         await cts.CancelAsync();
-        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => pipeline.Invoke(new RootContext(cts.Token)));
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(async () => await pipeline.Invoke(new RootContext(cts.Token)));
     }
 
     [Fact]
@@ -298,7 +298,7 @@ public abstract class PipelineSuite
 
     private sealed class Retry(int times) : Behavior<RootContext>
     {
-        public override async Task Invoke(RootContext context, Func<Task> next)
+        public override async ValueTask Invoke(RootContext context, Func<ValueTask> next)
         {
             for (var i = 0; i < times; i++) await next();
         }
@@ -306,9 +306,9 @@ public abstract class PipelineSuite
 
     private sealed class Leaky : Behavior<RootContext>
     {
-        public Func<Task>? Kept { get; private set; }
+        public Func<ValueTask>? Kept { get; private set; }
 
-        public override Task Invoke(RootContext context, Func<Task> next)
+        public override ValueTask Invoke(RootContext context, Func<ValueTask> next)
         {
             Kept = next;
             return next();
@@ -323,10 +323,10 @@ public abstract class PipelineSuite
     private sealed class Ending<T>(Action<T> action) : PipelineTerminator<T>
         where T : class, IBehaviorContext
     {
-        protected override Task Terminate(T context)
+        protected override ValueTask Terminate(T context)
         {
             action(context);
-            return Task.CompletedTask;
+            return default;
         }
     }
 }

@@ -23,7 +23,7 @@ public sealed class GrandchildContext(ChildContext parent) : BehaviorContext(par
 /// <summary>Appends its name to the trace, then continues.</summary>
 public sealed class Tracing(string name) : IBehavior<RootContext, RootContext>
 {
-    public Task Invoke(RootContext context, Func<RootContext, Task> next)
+    public ValueTask Invoke(RootContext context, Func<RootContext, ValueTask> next)
     {
         context.Trace.Add(name);
         return next(context);
@@ -33,7 +33,7 @@ public sealed class Tracing(string name) : IBehavior<RootContext, RootContext>
 /// <summary>The single-context convenience base: traces before and after next().</summary>
 public sealed class Wrapping(string name) : Behavior<RootContext>
 {
-    public override async Task Invoke(RootContext context, Func<Task> next)
+    public override async ValueTask Invoke(RootContext context, Func<ValueTask> next)
     {
         context.Trace.Add($"{name}:before");
         await next();
@@ -43,7 +43,7 @@ public sealed class Wrapping(string name) : Behavior<RootContext>
 
 public sealed class ToChild : StageConnector<RootContext, ChildContext>
 {
-    public override Task Invoke(RootContext context, Func<ChildContext, Task> next)
+    public override ValueTask Invoke(RootContext context, Func<ChildContext, ValueTask> next)
     {
         context.Trace.Add("to-child");
         return next(new ChildContext(context));
@@ -52,7 +52,7 @@ public sealed class ToChild : StageConnector<RootContext, ChildContext>
 
 public sealed class ToGrandchild : StageConnector<ChildContext, GrandchildContext>
 {
-    public override Task Invoke(ChildContext context, Func<GrandchildContext, Task> next)
+    public override ValueTask Invoke(ChildContext context, Func<GrandchildContext, ValueTask> next)
     {
         context.Trace.Add("to-grandchild");
         return next(new GrandchildContext(context));
@@ -63,26 +63,26 @@ public sealed class EndRoot : PipelineTerminator<RootContext>
 {
     public int Calls { get; private set; }
 
-    protected override Task Terminate(RootContext context)
+    protected override ValueTask Terminate(RootContext context)
     {
         Calls++;
         context.Trace.Add("end");
-        return Task.CompletedTask;
+        return default;
     }
 }
 
 public sealed class EndGrandchild : PipelineTerminator<GrandchildContext>
 {
-    protected override Task Terminate(GrandchildContext context)
+    protected override ValueTask Terminate(GrandchildContext context)
     {
         context.Trace.Add("end-grandchild");
-        return Task.CompletedTask;
+        return default;
     }
 }
 
 /// <summary>Runs a delegate as a behavior: for one-off behaviors in tests.</summary>
-public sealed class Inline<TContext>(Func<TContext, Func<TContext, Task>, Task> body) : IBehavior<TContext, TContext>
+public sealed class Inline<TContext>(Func<TContext, Func<TContext, ValueTask>, ValueTask> body) : IBehavior<TContext, TContext>
     where TContext : class, IBehaviorContext
 {
-    public Task Invoke(TContext context, Func<TContext, Task> next) => body(context, next);
+    public ValueTask Invoke(TContext context, Func<TContext, ValueTask> next) => body(context, next);
 }

@@ -159,10 +159,10 @@ public sealed class SamplePipelinesTests
     {
         public List<DispatchContext> Dispatched { get; } = [];
 
-        protected override Task Terminate(DispatchContext context)
+        protected override ValueTask Terminate(DispatchContext context)
         {
             Dispatched.Add(context);
-            return Task.CompletedTask;
+            return default;
         }
     }
 

@@ -31,7 +31,7 @@ public static class ExpressionTreePipeline
         {
             next = Compile(steps[i], next);
         }
-        return new Pipeline<TContext>((Func<TContext, Task>)next!, steps, "expression-tree");
+        return new Pipeline<TContext>((Func<TContext, ValueTask>)next!, steps, "expression-tree");
     }
 
     // context => ((IBehavior<TIn, TOut>)behavior).Invoke(context, next), compiled once per step.
@@ -41,7 +41,7 @@ public static class ExpressionTreePipeline
     {
         var behaviorInterface = typeof(IBehavior<,>).MakeGenericType(step.InputType, step.OutputType);
         var invoke = behaviorInterface.GetMethod(nameof(IBehavior<IBehaviorContext, IBehaviorContext>.Invoke), BindingFlags.Public | BindingFlags.Instance)!;
-        var nextType = typeof(Func<,>).MakeGenericType(step.OutputType, typeof(Task));
+        var nextType = typeof(Func<,>).MakeGenericType(step.OutputType, typeof(ValueTask));
         next ??= (Delegate)typeof(CompletedNext<>).MakeGenericType(step.OutputType).GetField("Instance")!.GetValue(null)!;
 
         var context = Expression.Parameter(step.InputType, "context");
@@ -50,6 +50,6 @@ public static class ExpressionTreePipeline
             invoke,
             context,
             Expression.Constant(next, nextType));
-        return Expression.Lambda(typeof(Func<,>).MakeGenericType(step.InputType, typeof(Task)), call, $"step_{step.Id}", [context]).Compile();
+        return Expression.Lambda(typeof(Func<,>).MakeGenericType(step.InputType, typeof(ValueTask)), call, $"step_{step.Id}", [context]).Compile();
     }
 }

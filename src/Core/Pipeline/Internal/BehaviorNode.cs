@@ -14,13 +14,13 @@ namespace Prewire.Pipeline.Internal;
 /// pipeline, dispatched through a polymorphic stub on each call. Binding the delegate resolves the
 /// implementation once.
 /// </remarks>
-internal sealed class BehaviorNode<TIn, TOut>(IBehavior<TIn, TOut> behavior, Func<TOut, Task> next)
+internal sealed class BehaviorNode<TIn, TOut>(IBehavior<TIn, TOut> behavior, Func<TOut, ValueTask> next)
     where TIn : class, IBehaviorContext
     where TOut : class, IBehaviorContext
 {
-    private readonly Func<TIn, Func<TOut, Task>, Task> _behavior = behavior.Invoke;
-    private readonly Func<TOut, Task> _next = next;
+    private readonly Func<TIn, Func<TOut, ValueTask>, ValueTask> _behavior = behavior.Invoke;
+    private readonly Func<TOut, ValueTask> _next = next;
 
     [StackTraceHidden]
-    public Task Invoke(TIn context) => _behavior(context, _next);
+    public ValueTask Invoke(TIn context) => _behavior(context, _next);
 }

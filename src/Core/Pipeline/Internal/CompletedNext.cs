@@ -4,5 +4,5 @@ namespace Prewire.Pipeline.Internal;
 internal static class CompletedNext<TContext>
     where TContext : class
 {
-    public static readonly Func<TContext, Task> Instance = static _ => Task.CompletedTask;
+    public static readonly Func<TContext, ValueTask> Instance = static _ => default;
 }

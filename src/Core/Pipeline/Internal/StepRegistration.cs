@@ -26,7 +26,7 @@ internal abstract class StepRegistration(string id, string description)
 
     /// <summary>
     /// Creates this step's node around the already-wired continuation and returns the node's entry,
-    /// a <c>Func&lt;TIn, Task&gt;</c>. <paramref name="next"/> is the following step's entry, or the
+    /// a <c>Func&lt;TIn, ValueTask&gt;</c>. <paramref name="next"/> is the following step's entry, or the
     /// cached completed delegate after a terminator.
     /// </summary>
     public abstract Delegate Wire(Delegate? next);
@@ -49,8 +49,8 @@ internal sealed class StepRegistration<TIn, TOut>(string id, IBehavior<TIn, TOut
         : behavior is IForkConnector ? PipelineStepKind.Fork
         : PipelineStepKind.Behavior;
 
-    // The next entry is a Func<TNextIn, Task> where TOut is assignable to TNextIn: delegate
+    // The next entry is a Func<TNextIn, ValueTask> where TOut is assignable to TNextIn: delegate
     // contravariance makes the cast valid, with no adapter in between.
     public override Delegate Wire(Delegate? next) =>
-        new Func<TIn, Task>(new BehaviorNode<TIn, TOut>(behavior, (Func<TOut, Task>?)next ?? CompletedNext<TOut>.Instance).Invoke);
+        new Func<TIn, ValueTask>(new BehaviorNode<TIn, TOut>(behavior, (Func<TOut, ValueTask>?)next ?? CompletedNext<TOut>.Instance).Invoke);
 }
