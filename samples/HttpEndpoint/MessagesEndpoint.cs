@@ -67,7 +67,8 @@ internal sealed class MessagesEndpoint(Pipeline<OutgoingLogicalContext> pipeline
         }
 
         var id = Guid.NewGuid().ToString("N");
-        using var message = new OutgoingLogicalContext(id, new RawMessages.Message(type, ContentTypeOf(request), body.Buffer));
+        var raw = RawMessages.Message.Rent(type, ContentTypeOf(request), body.Buffer);
+        using var message = OutgoingLogicalContext.Rent(id, raw);
         var publishing = metrics.Publish();
         IResult? failed = null;
         try
@@ -83,6 +84,7 @@ internal sealed class MessagesEndpoint(Pipeline<OutgoingLogicalContext> pipeline
         finally
         {
             // Only now: until the confirm, the message's body is this memory.
+            raw.Return();
             request.BodyReader.AdvanceTo(body.Buffer.End);
         }
         if (failed is null) WriteAccepted(http.Response, id);

@@ -19,6 +19,6 @@ public sealed class Route(string exchange, string routingKey) : StageConnector<O
     {
         ArgumentNullException.ThrowIfNull(context);
         ArgumentNullException.ThrowIfNull(next);
-        return next(new DispatchContext(context, exchange, routingKey, context.MessageId, context.Headers, context.Body));
+        return next(context.ToDispatch(exchange, routingKey));
     }
 }

@@ -37,7 +37,7 @@ public static class TextMessages
             Encoding.UTF8.GetBytes(text, buffer);
             buffer.AsSpan(length, bodyLength - length).Fill((byte)'.');
             context.Headers[MessageHeaders.ContentType] = ContentType;
-            return next(new OutgoingPhysicalContext(context, context.MessageId, context.Headers, new ReadOnlySequence<byte>(buffer, 0, bodyLength)));
+            return next(context.ToPhysical(new ReadOnlySequence<byte>(buffer, 0, bodyLength)));
         }
     }
 

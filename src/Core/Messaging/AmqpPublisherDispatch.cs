@@ -2,7 +2,6 @@ using System.Runtime.CompilerServices;
 using Prewire.Amqp;
 using Prewire.Framing;
 using Prewire.Tasks;
-using Prewire.Tasks.Internal;
 
 namespace Prewire.Messaging;
 

@@ -8,17 +8,24 @@ public sealed class DispatchContext(IBehaviorContext parent, string exchange, st
     : BehaviorContext(parent)
 {
     /// <summary>The exchange to publish to ("" for the default exchange).</summary>
-    public string Exchange { get; } = exchange;
+    public string Exchange { get; private set; } = exchange;
 
     /// <summary>The routing key.</summary>
-    public string RoutingKey { get; } = routingKey;
+    public string RoutingKey { get; private set; } = routingKey;
 
     /// <summary>The message id.</summary>
-    public string MessageId { get; } = messageId;
+    public string MessageId { get; private set; } = messageId;
 
     /// <summary>The headers to send.</summary>
-    public IReadOnlyDictionary<string, string> Headers { get; } = headers;
+    public IReadOnlyDictionary<string, string> Headers { get; private set; } = headers;
 
     /// <summary>The body.</summary>
-    public ReadOnlySequence<byte> Body { get; } = body;
+    public ReadOnlySequence<byte> Body { get; private set; } = body;
+
+    // For its next message (an OutgoingPhysicalContext kept for reuse).
+    internal void Reset(string exchange, string routingKey, string messageId, IReadOnlyDictionary<string, string> headers, ReadOnlySequence<byte> body)
+    {
+        Reuse();
+        (Exchange, RoutingKey, MessageId, Headers, Body) = (exchange, routingKey, messageId, headers, body);
+    }
 }

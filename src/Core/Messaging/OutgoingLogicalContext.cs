@@ -1,25 +1,52 @@
 using System.Buffers;
 using Prewire.Pipeline;
-using Prewire.Tasks.Internal;
+using Prewire.Tasks;
 
 namespace Prewire.Messaging;
 
 /// <summary>
 /// A message being sent, as an object: behaviors here validate it and add headers. Disposing it
-/// (once its pipeline completed) returns its body buffer and its headers to their pools.
+/// (once its pipeline completed) returns its body buffer and its headers to their pools, and a
+/// context from <see cref="Rent"/> goes back to its own pool, children and all.
 /// </summary>
-public sealed class OutgoingLogicalContext(string messageId, object message, CancellationToken cancellationToken = default)
-    : BehaviorContext(cancellationToken), IDisposable
+public sealed class OutgoingLogicalContext : BehaviorContext, IDisposable
 {
     private byte[]? _bodyBuffer;
     // Pooled: a dictionary grown to a message's few headers once serves every message after it.
-    private Dictionary<string, string>? _headers = ObjectPool<Dictionary<string, string>>.TryRent() ?? new(StringComparer.Ordinal);
+    private Dictionary<string, string>? _headers;
+    private OutgoingPhysicalContext? _physical;
+    private bool _rented;
+
+    /// <summary>A message to send; <see cref="Rent"/> reuses one instead.</summary>
+    public OutgoingLogicalContext(string messageId, object message, CancellationToken cancellationToken = default)
+        : base(cancellationToken)
+    {
+        MessageId = messageId;
+        Message = message;
+        _headers = ObjectPool<Dictionary<string, string>>.TryRent() ?? new(StringComparer.Ordinal);
+    }
+
+    /// <summary>
+    /// A message to send in a context kept from an earlier message (with its headers dictionary and its
+    /// physical and dispatch contexts), or a new one: a message costs no context once the pool is warm.
+    /// <see cref="Dispose"/> gives it back; nothing may use it, or its children, after that.
+    /// </summary>
+    public static OutgoingLogicalContext Rent(string messageId, object message, CancellationToken cancellationToken = default)
+    {
+        if (ObjectPool<OutgoingLogicalContext>.TryRent() is not { } context)
+        {
+            return new OutgoingLogicalContext(messageId, message, cancellationToken) { _rented = true };
+        }
+        context.Reuse(cancellationToken);
+        (context.MessageId, context.Message, context._rented) = (messageId, message, true);
+        return context;
+    }
 
     /// <summary>The message id.</summary>
-    public string MessageId { get; } = messageId;
+    public string MessageId { get; private set; }
 
     /// <summary>The message.</summary>
-    public object Message { get; } = message;
+    public object Message { get; private set; }
 
     /// <summary>Headers to send; behaviors add to them. Theirs until <see cref="Dispose"/>, which clears them for the next message.</summary>
     /// <exception cref="ObjectDisposedException">The context was disposed.</exception>
@@ -37,13 +64,34 @@ public sealed class OutgoingLogicalContext(string messageId, object message, Can
     }
 
     /// <summary>
-    /// Returns the body buffer and the headers to their pools: call it once the pipeline completed,
-    /// never while the body or the headers (the physical and dispatch contexts share them) may still be read.
+    /// This message as bytes: its one physical context (made on first use, then kept with this context),
+    /// with this message's id and headers and <paramref name="body"/>. A replayed step gets the same one, set again.
+    /// </summary>
+    public OutgoingPhysicalContext ToPhysical(ReadOnlySequence<byte> body)
+    {
+        var physical = _physical ??= new OutgoingPhysicalContext(this, MessageId, Headers, body);
+        physical.Reset(MessageId, Headers, body);
+        return physical;
+    }
+
+    /// <summary>
+    /// Returns the body buffer and the headers to their pools (a rented context: itself too): call it
+    /// once the pipeline completed, never while the body or the headers (the physical and dispatch
+    /// contexts share them) may still be read.
     /// </summary>
     public void Dispose()
     {
         ReturnBodyBuffer();
-        if (Interlocked.Exchange(ref _headers, null) is { } headers)
+        if (_rented)
+        {
+            // Kept with the context: the dictionary and the children come back with it.
+            _rented = false;
+            _headers!.Clear();
+            Message = null!;
+            _physical?.Reset(MessageId, _headers, default);
+            ObjectPool<OutgoingLogicalContext>.Return(this);
+        }
+        else if (Interlocked.Exchange(ref _headers, null) is { } headers)
         {
             headers.Clear();
             ObjectPool<Dictionary<string, string>>.Return(headers);

@@ -7,12 +7,33 @@ namespace Prewire.Messaging;
 public sealed class OutgoingPhysicalContext(IBehaviorContext parent, string messageId, IReadOnlyDictionary<string, string> headers, ReadOnlySequence<byte> body)
     : BehaviorContext(parent)
 {
+    private DispatchContext? _dispatch;
+
     /// <summary>The message id.</summary>
-    public string MessageId { get; } = messageId;
+    public string MessageId { get; private set; } = messageId;
 
     /// <summary>The headers to send.</summary>
-    public IReadOnlyDictionary<string, string> Headers { get; } = headers;
+    public IReadOnlyDictionary<string, string> Headers { get; private set; } = headers;
 
     /// <summary>The body, written once (or received, as an HTTP request's pipe holds it); nothing downstream copies it.</summary>
-    public ReadOnlySequence<byte> Body { get; } = body;
+    public ReadOnlySequence<byte> Body { get; private set; } = body;
+
+    /// <summary>
+    /// This message addressed to <paramref name="exchange"/> with <paramref name="routingKey"/>: its one
+    /// dispatch context (made on first use, then kept with this context), set to this message.
+    /// </summary>
+    public DispatchContext ToDispatch(string exchange, string routingKey)
+    {
+        var dispatch = _dispatch ??= new DispatchContext(this, exchange, routingKey, MessageId, Headers, Body);
+        dispatch.Reset(exchange, routingKey, MessageId, Headers, Body);
+        return dispatch;
+    }
+
+    // For its next message (an OutgoingLogicalContext kept for reuse).
+    internal void Reset(string messageId, IReadOnlyDictionary<string, string> headers, ReadOnlySequence<byte> body)
+    {
+        Reuse();
+        (MessageId, Headers, Body) = (messageId, headers, body);
+        _dispatch?.Reset("", "", messageId, headers, default);
+    }
 }

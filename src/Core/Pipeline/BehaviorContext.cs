@@ -22,7 +22,17 @@ public abstract class BehaviorContext : IBehaviorContext
     public ContextBag Extensions => _extensions ?? CreateExtensions();
 
     /// <inheritdoc />
-    public CancellationToken CancellationToken { get; }
+    public CancellationToken CancellationToken { get; private set; }
+
+    /// <summary>
+    /// Readies a context kept for reuse for its next message: the bag is dropped (made again on first
+    /// use) and the token is <paramref name="cancellationToken"/> for a root, the parent's for a child.
+    /// </summary>
+    protected void Reuse(CancellationToken cancellationToken = default)
+    {
+        _extensions = null;
+        CancellationToken = _parent?.CancellationToken ?? cancellationToken;
+    }
 
     private ContextBag CreateExtensions()
     {

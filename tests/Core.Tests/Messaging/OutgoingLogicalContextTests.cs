@@ -26,4 +26,48 @@ public sealed class OutgoingLogicalContextTests
         message.RentBodyBuffer(32);
         Assert.Equal("1", message.Headers["a"]);
     }
+
+    [Fact]
+    public void A_rented_context_comes_back_for_the_next_message_with_its_children_and_nothing_of_the_last_message()
+    {
+        using var cancelled = new CancellationTokenSource();
+        cancelled.Cancel();
+        var first = OutgoingLogicalContext.Rent("m-1", "one", cancelled.Token);
+        first.Headers["a"] = "1";
+        first.Extensions.Set("bag entry");
+        var physical = first.ToPhysical(new System.Buffers.ReadOnlySequence<byte>("body"u8.ToArray()));
+        var dispatch = physical.ToDispatch("ex", "key");
+        physical.Extensions.Set(42);
+        first.Dispose();
+
+        // Same thread, nothing rented in between: the pool's item for this thread is the one given back.
+        using var second = OutgoingLogicalContext.Rent("m-2", "two", TestContext.Current.CancellationToken);
+        Assert.Same(first, second);
+        Assert.Equal(("m-2", "two"), (second.MessageId, second.Message));
+        Assert.Empty(second.Headers);
+        Assert.False(second.CancellationToken.IsCancellationRequested);
+        Assert.False(second.Extensions.TryGet<string>(out _));
+
+        var body = new System.Buffers.ReadOnlySequence<byte>("next"u8.ToArray());
+        var secondPhysical = second.ToPhysical(body);
+        var secondDispatch = secondPhysical.ToDispatch("", "queue");
+        Assert.Same(physical, secondPhysical);
+        Assert.Same(dispatch, secondDispatch);
+        Assert.Equal(("m-2", "next"), (secondPhysical.MessageId, System.Text.Encoding.ASCII.GetString(System.Buffers.BuffersExtensions.ToArray(secondPhysical.Body))));
+        Assert.Equal(("", "queue", "m-2"), (secondDispatch.Exchange, secondDispatch.RoutingKey, secondDispatch.MessageId));
+        Assert.Same(second.Headers, secondDispatch.Headers);
+        Assert.False(secondPhysical.Extensions.TryGet<int>(out _));
+        Assert.False(secondDispatch.CancellationToken.IsCancellationRequested);
+    }
+
+    [Fact]
+    public void A_constructed_context_is_not_reused_after_dispose()
+    {
+        var made = new OutgoingLogicalContext("m-1", "one");
+        made.Dispose();
+
+        using var rented = OutgoingLogicalContext.Rent("m-2", "two", TestContext.Current.CancellationToken);
+        Assert.NotSame(made, rented);
+        Assert.Throws<ObjectDisposedException>(() => made.Headers);
+    }
 }

@@ -1,11 +1,20 @@
-namespace Prewire.Tasks.Internal;
+using System.Diagnostics.CodeAnalysis;
+
+namespace Prewire.Tasks;
 
 /// <summary>
 /// A small lock-free pool per type: one item per thread first (no interlocked operation on the
 /// common rent-complete-await-return cycle), then a shared array. Never blocks, never grows:
 /// when it is empty a caller allocates, when it is full a returned item is left to the GC.
 /// </summary>
-internal static class ObjectPool<T>
+/// <remarks>
+/// Holds one item per thread and 64 (16 per core on bigger machines) shared: sized for as many
+/// operations in flight at once as a server has requests. Reset an item before returning it; an item
+/// returned is the pool's, and whoever kept a reference to it must not use it.
+/// </remarks>
+/// <typeparam name="T">The pooled type; each type has its own pool.</typeparam>
+[SuppressMessage("Design", "CA1000:Do not declare static members on generic types", Justification = "The type argument is the pool: static fields per closed type, no lookup.")]
+public static class ObjectPool<T>
     where T : class
 {
     [ThreadStatic]
@@ -15,6 +24,7 @@ internal static class ObjectPool<T>
     // a return that finds no free slot is dropped and the next rent allocates.
     private static readonly T?[] _shared = new T?[Math.Max(64, Environment.ProcessorCount * 16)];
 
+    /// <summary>An item from the pool, or <see langword="null"/> when it is empty (then make one).</summary>
     public static T? TryRent()
     {
         var item = _threadLocal;
@@ -32,7 +42,14 @@ internal static class ObjectPool<T>
         return null;
     }
 
+    /// <summary>Gives <paramref name="item"/> to the pool, or to the GC when the pool is full.</summary>
     public static void Return(T item)
+    {
+        ArgumentNullException.ThrowIfNull(item);
+        ReturnCore(item);
+    }
+
+    private static void ReturnCore(T item)
     {
         if (_threadLocal is null)
         {
