@@ -1,10 +1,12 @@
 using System.IO.Pipelines;
+using System.Runtime.CompilerServices;
 using System.Text.Json;
 using Microsoft.Net.Http.Headers;
 using Prewire.Amqp;
 using Prewire.Messaging;
 using Prewire.Pipeline;
 using Prewire.Samples.Messaging;
+using Prewire.Tasks;
 
 namespace Prewire.HttpEndpoint;
 
@@ -42,7 +44,21 @@ internal sealed class MessagesEndpoint(Pipeline<OutgoingLogicalContext> pipeline
     /// for the common case. A plain <see cref="RequestDelegate"/>: with no parameters to bind there is
     /// nothing for the request-delegate generator to do, and its wrapper was one more state machine.
     /// </summary>
-    public async Task AcceptAsync(HttpContext http)
+    /// <remarks>
+    /// Kestrel takes a <see cref="Task"/>, and a request that waits for a confirm cannot hand it a cached
+    /// one. The work is a method whose state machine comes from a pool; what is made per request is the
+    /// bare task over it (<see cref="ValueTask.AsTask"/>), not a box holding the whole state machine.
+    /// </remarks>
+    public Task AcceptAsync(HttpContext http)
+    {
+        var accepting = AcceptCoreAsync(http);
+        if (!accepting.IsCompletedSuccessfully) return accepting.AsTask();
+        accepting.GetAwaiter().GetResult();
+        return Task.CompletedTask;
+    }
+
+    [AsyncMethodBuilder(typeof(PooledValueTaskMethodBuilder))]
+    private async ValueTask AcceptCoreAsync(HttpContext http)
     {
         var request = http.Request;
         var type = (string)request.RouteValues["type"]!;
@@ -68,7 +84,7 @@ internal sealed class MessagesEndpoint(Pipeline<OutgoingLogicalContext> pipeline
 
         var id = Guid.NewGuid().ToString("N");
         var raw = RawMessages.Message.Rent(type, ContentTypeOf(request), body.Buffer);
-        using var message = OutgoingLogicalContext.Rent(id, raw);
+        var message = OutgoingLogicalContext.Rent(id, raw);
         var publishing = metrics.Publish();
         IResult? failed = null;
         try
@@ -84,6 +100,7 @@ internal sealed class MessagesEndpoint(Pipeline<OutgoingLogicalContext> pipeline
         finally
         {
             // Only now: until the confirm, the message's body is this memory.
+            message.Dispose();
             raw.Return();
             request.BodyReader.AdvanceTo(body.Buffer.End);
         }
