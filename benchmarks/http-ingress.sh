@@ -7,7 +7,9 @@
 # Each case is a fresh server: requests/s, p99 latency, peak RSS (VmHWM), bytes allocated per request
 # (the runtime's own counter, before and after the load), then medians and ratios. The POST scenarios
 # also run the Kestrel baseline (benchmarks/Prewire.KestrelBaseline, NativeAOT: POST /nothing reads the
-# body and answers 202), whose bytes per request are Kestrel's own; the summary subtracts them.
+# body and answers 202), whose bytes per request are Kestrel's own, and baseline-wait (POST
+# /waiting/bench: a route value, and the answer after a yield, so the request's task is pending like
+# the ingress endpoint's); the summary subtracts each.
 #   benchmarks/http-ingress.sh [RUNS=3] [SECONDS=8] [CONNECTIONS=16]
 # PIN=1 pins wrk to CPU 1 (taskset), leaving the server and the broker to share both cores;
 # CLIENT=amqp-publisher publishes with the zero-copy client instead of RabbitMQ.Client.
@@ -44,7 +46,7 @@ wrk_prefix=()
 [[ ${PIN:-0} == 1 ]] && wrk_prefix=(taskset -c 1)
 
 allocated() {
-  if [[ $case == baseline ]]; then curl -sf "http://127.0.0.1:$port/allocated"
+  if [[ $case == baseline* ]]; then curl -sf "http://127.0.0.1:$port/allocated"
   else curl -sf "http://127.0.0.1:$port/metrics" | awk '/^dotnet_gc_heap_total_allocated_bytes_total/ {print $2}'; fi
 }
 # wrk prints p99 as 1.23ms / 456.00us / 1.50s: milliseconds.
@@ -79,7 +81,7 @@ echo "|---:|---|---|---:|---:|---:|---:|---:|"
 for run in $(seq 1 "$runs"); do
   for scenario in $scenarios; do
     cases=($case_list)
-    [[ $scenario == post-* && -z ${CASES:-} ]] && cases+=(baseline)
+    [[ $scenario == post-* && -z ${CASES:-} ]] && cases+=(baseline baseline-wait)
     # Each run starts the rotation one case later, so no case is always the first after a change of scenario.
     shift_by=$(( (run - 1) % ${#cases[@]} ))
     cases=("${cases[@]:shift_by}" "${cases[@]:0:shift_by}")
@@ -89,9 +91,9 @@ for run in $(seq 1 "$runs"); do
       [[ $case == jit ]] && binary=$out/jit/Prewire.HttpEndpoint
       [[ $case == aot-inline ]] && { args+=(--inline-scheduling); env_extra=(DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1); }
       queue=bench.http.$RANDOM$RANDOM
-      if [[ $case == baseline ]]; then
+      if [[ $case == baseline* ]]; then
         "$out/baseline/Prewire.KestrelBaseline" "http://127.0.0.1:$port" >"$out/server.log" 2>&1 &
-        server=$!; path=/nothing
+        server=$!; path=/nothing; [[ $case == baseline-wait ]] && path=/waiting/bench
         until curl -sf "http://127.0.0.1:$port/allocated" >/dev/null; do sleep 0.05; done
       else
         start_server "$queue" /health/ready "${env_extra[@]}" "$binary" "${args[@]}"
@@ -136,14 +138,20 @@ for scenario in $scenarios; do
 done
 if grep -q " baseline " "$results"; then
   echo
-  echo "Allocated per request beyond Kestrel's own (the baseline's POST /nothing with the same body), medians:"
+  echo "Allocated per request beyond Kestrel's own (the baseline's POST /nothing with the same body; POST"
+  echo "/waiting/bench: with a route value and a pending task, as the endpoint has), medians:"
   echo
-  echo "| scenario | Kestrel's own | aot | beyond it |"
-  echo "|---|---:|---:|---:|"
+  echo "| scenario | Kestrel's own | with route value and wait | aot | beyond /nothing | beyond /waiting |"
+  echo "|---|---:|---:|---:|---:|---:|"
   for scenario in $scenarios; do
     grep -q "^$scenario baseline " "$results" || continue
     own=$(median "$scenario" baseline 6); ours=$(median "$scenario" aot 6)
-    echo "| $scenario | $own B | $ours B | $(awk -v a="$ours" -v b="$own" 'BEGIN {printf "%.0f", a - b}') B |"
+    waiting=n/a; beyond_waiting=n/a
+    if grep -q "^$scenario baseline-wait " "$results"; then
+      waiting=$(median "$scenario" baseline-wait 6)
+      beyond_waiting="$(awk -v a="$ours" -v b="$waiting" 'BEGIN {printf "%.0f", a - b}') B"; waiting="$waiting B"
+    fi
+    echo "| $scenario | $own B | $waiting | $ours B | $(awk -v a="$ours" -v b="$own" 'BEGIN {printf "%.0f", a - b}') B | $beyond_waiting |"
   done
 fi
 rm -f "$results"

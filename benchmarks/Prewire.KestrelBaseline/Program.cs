@@ -1,8 +1,10 @@
 using System.Globalization;
 
 // POST /nothing reads the body to its end and answers 202 with no body: what any endpoint taking a
-// request body costs in Kestrel and ASP.NET Core before it does anything. GET /allocated: the bytes
-// this process allocated so far, for the benchmark to read before and after a load.
+// request body costs in Kestrel and ASP.NET Core before it does anything. POST /waiting/{type} does
+// the same with the ingress endpoint's shape: a route value, and an answer after a wait (a yield), so
+// the request's task is pending when Kestrel gets it. GET /allocated: the bytes this process allocated
+// so far, for the benchmark to read before and after a load.
 var builder = WebApplication.CreateSlimBuilder(new WebApplicationOptions
 {
     ContentRootPath = AppContext.BaseDirectory,
@@ -21,6 +23,19 @@ app.MapPost("/nothing", async (HttpContext http) =>
         reader.AdvanceTo(read.Buffer.End);
         if (read.IsCompleted) break;
     }
+    http.Response.StatusCode = StatusCodes.Status202Accepted;
+});
+app.MapPost("/waiting/{type}", async (HttpContext http) =>
+{
+    _ = http.Request.RouteValues["type"];
+    var reader = http.Request.BodyReader;
+    while (true)
+    {
+        var read = await reader.ReadAsync(http.RequestAborted);
+        reader.AdvanceTo(read.Buffer.End);
+        if (read.IsCompleted) break;
+    }
+    await Task.Yield();
     http.Response.StatusCode = StatusCodes.Status202Accepted;
 });
 app.MapGet("/allocated", () => GC.GetTotalAllocatedBytes(precise: true).ToString(CultureInfo.InvariantCulture));
