@@ -84,8 +84,8 @@ internal sealed class PublishRun(Pipeline<OutgoingLogicalContext> pipeline, Brok
                 var (session, started) = (connection?.Session, Stopwatch.GetTimestamp());
                 try
                 {
-                    // Disposed once its pipeline completed, whichever way: its body buffer goes back to the pool.
-                    using var message = new OutgoingLogicalContext(id, body, abandon);
+                    // Disposed once its pipeline completed, whichever way: it goes back to its pool with its body buffer.
+                    using var message = OutgoingLogicalContext.Rent(id, body, abandon);
                     await pipeline.Invoke(message).ConfigureAwait(false);
                     report.Latency.Record(Stopwatch.GetElapsedTime(started));
                     report.Done(Interlocked.Increment(ref _confirmed));

@@ -27,9 +27,15 @@ public sealed class FramingAllocationTests
         var output = new ArrayBufferWriter<byte>(bodySize + 64 * 1024);
 
         for (var i = 0; i < 10; i++) WriteBoth(output, publish, properties, body, sequenceBody);
-        var before = GC.GetAllocatedBytesForCurrentThread();
-        for (var i = 0; i < 100; i++) WriteBoth(output, publish, properties, body, sequenceBody);
-        var allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+        // The least of three windows: an allocation per write is in every one; a one-off on this thread
+        // (seen once in a fresh-clone CI: 5,528 B in one window of 100 at 256 B) is not a cost of writing.
+        var allocated = long.MaxValue;
+        for (var window = 0; window < 3 && allocated > 0; window++)
+        {
+            var before = GC.GetAllocatedBytesForCurrentThread();
+            for (var i = 0; i < 100; i++) WriteBoth(output, publish, properties, body, sequenceBody);
+            allocated = Math.Min(allocated, GC.GetAllocatedBytesForCurrentThread() - before);
+        }
 
         Assert.Equal(0, allocated);
     }
