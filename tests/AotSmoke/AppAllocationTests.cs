@@ -15,11 +15,11 @@ public sealed class AppAllocationTests(PublishedApps published)
     // with a length, everything padded to 8. A string of n chars is 22 + 2n, padded.
     // The context comes from a pool (OutgoingLogicalContext.Rent) with its headers dictionary and its
     // physical and dispatch children, and goes back when disposed; the body is written into a buffer it
-    // rents. What is new per message is two header values.
+    // rents, and the time sent is a value the dispatch formats into the frame. What is new per message
+    // is its id.
     private static readonly (string What, long Bytes)[] _outgoingMessage =
     [
         ("its message id, 32 hex chars", 88),
-        ("the sent-at header, a round-trip time of 33 chars", 88),
     ];
 
     // The dispatch awaits the broker's confirm in a pooled async method (ValueTask pipeline), and

@@ -1,10 +1,13 @@
-using System.Globalization;
 using Prewire.Messaging;
 using Prewire.Pipeline;
 
 namespace Prewire.Samples.Messaging;
 
-/// <summary>Adds the envelope headers (id, time sent) to an outgoing message; the content type is the serializer's to say.</summary>
+/// <summary>
+/// Adds the envelope to an outgoing message: its id as a header, and the time sent, which the dispatch
+/// writes as a header (kept as a value until then: no string per message). The content type is the
+/// serializer's to say.
+/// </summary>
 public sealed class StampHeaders(TimeProvider clock) : Behavior<OutgoingLogicalContext>
 {
     /// <inheritdoc />
@@ -13,7 +16,7 @@ public sealed class StampHeaders(TimeProvider clock) : Behavior<OutgoingLogicalC
         ArgumentNullException.ThrowIfNull(context);
         ArgumentNullException.ThrowIfNull(next);
         context.Headers[MessageHeaders.MessageId] = context.MessageId;
-        context.Headers[MessageHeaders.SentAt] = clock.GetUtcNow().ToString("O", CultureInfo.InvariantCulture);
+        context.SentAt = clock.GetUtcNow();
         return next();
     }
 }

@@ -1,6 +1,6 @@
 using System.Runtime.CompilerServices;
 using Prewire.Amqp;
-using Prewire.Framing;
+using Prewire.Messaging.Internal;
 using Prewire.Tasks;
 
 namespace Prewire.Messaging;
@@ -43,13 +43,15 @@ public sealed class AmqpPublisherDispatch : BrokerDispatch
         var publisher = Volatile.Read(ref _publisher) ?? throw new InvalidOperationException("Not connected: call ConnectAsync before publishing.");
         // One set of properties per publish in flight, pooled: the content header is written from them
         // before the confirm is awaited, and they go back once it came, so publishing allocates none.
-        var properties = ObjectPool<BasicProperties>.TryRent() ?? new BasicProperties { Headers = new(StringComparer.Ordinal) };
+        var publish = ObjectPool<PublishProperties>.TryRent() ?? new PublishProperties();
         try
         {
+            var properties = publish.Properties;
             properties.MessageId = context.MessageId;
             properties.ContentType = ContentTypeOf(context);
             properties.DeliveryMode = PersistentDeliveryMode;
             CopyHeaders(context, properties.Headers!);
+            if (context.SentAt is { } sentAt) properties.Headers![MessageHeaders.SentAt] = publish.SentAt(sentAt);
             await publisher.PublishAsync(context.Exchange, context.RoutingKey, properties, context.Body, Mandatory, context.CancellationToken).ConfigureAwait(false);
         }
         // A connection replaced while this publish waited on it is as lost as one the broker dropped;
@@ -62,10 +64,8 @@ public sealed class AmqpPublisherDispatch : BrokerDispatch
         }
         finally
         {
-            properties.MessageId = null;
-            properties.ContentType = null;
-            properties.Headers!.Clear();
-            ObjectPool<BasicProperties>.Return(properties);
+            publish.Clear();
+            ObjectPool<PublishProperties>.Return(publish);
         }
     }
 

@@ -1,3 +1,4 @@
+using System.Globalization;
 using Prewire.Pipeline;
 
 namespace Prewire.Messaging;
@@ -29,12 +30,13 @@ public abstract class BrokerDispatch : PipelineTerminator<DispatchContext>, IAsy
         return context.Headers.GetValueOrDefault(MessageHeaders.ContentType);
     }
 
-    /// <summary><paramref name="context"/>'s headers as a new AMQP field table (long strings).</summary>
+    /// <summary><paramref name="context"/>'s headers and its <see cref="DispatchContext.SentAt"/> as a new AMQP field table (long strings).</summary>
     protected static Dictionary<string, object?> FieldTableOf(DispatchContext context)
     {
         ArgumentNullException.ThrowIfNull(context);
-        var table = new Dictionary<string, object?>(context.Headers.Count, StringComparer.Ordinal);
+        var table = new Dictionary<string, object?>(context.Headers.Count + 1, StringComparer.Ordinal);
         CopyHeaders(context, table);
+        if (context.SentAt is { } sentAt) table[MessageHeaders.SentAt] = sentAt.ToString("O", CultureInfo.InvariantCulture);
         return table;
     }
 

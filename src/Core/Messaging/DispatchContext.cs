@@ -22,10 +22,13 @@ public sealed class DispatchContext(IBehaviorContext parent, string exchange, st
     /// <summary>The body.</summary>
     public ReadOnlySequence<byte> Body { get; private set; } = body;
 
+    /// <summary>When the message was sent (<see cref="OutgoingLogicalContext.SentAt"/>): the dispatch writes it as the <see cref="MessageHeaders.SentAt"/> header.</summary>
+    public DateTimeOffset? SentAt { get; set; }
+
     // For its next message (an OutgoingPhysicalContext kept for reuse).
     internal void Reset(string exchange, string routingKey, string messageId, IReadOnlyDictionary<string, string> headers, ReadOnlySequence<byte> body)
     {
         Reuse();
-        (Exchange, RoutingKey, MessageId, Headers, Body) = (exchange, routingKey, messageId, headers, body);
+        (Exchange, RoutingKey, MessageId, Headers, Body, SentAt) = (exchange, routingKey, messageId, headers, body, null);
     }
 }

@@ -9,7 +9,7 @@ public static class MessageHeaders
     /// <summary>The content type of the body.</summary>
     public const string ContentType = "prewire.content-type";
 
-    /// <summary>When the message was sent, ISO 8601 UTC.</summary>
+    /// <summary>When the message was sent, ISO 8601 UTC; written by the dispatch from <see cref="OutgoingLogicalContext.SentAt"/>.</summary>
     public const string SentAt = "prewire.sent-at";
 
     /// <summary>What the message is, as its sender named it (the HTTP endpoint's <c>{type}</c>).</summary>

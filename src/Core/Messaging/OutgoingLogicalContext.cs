@@ -38,7 +38,7 @@ public sealed class OutgoingLogicalContext : BehaviorContext, IDisposable
             return new OutgoingLogicalContext(messageId, message, cancellationToken) { _rented = true };
         }
         context.Reuse(cancellationToken);
-        (context.MessageId, context.Message, context._rented) = (messageId, message, true);
+        (context.MessageId, context.Message, context.SentAt, context._rented) = (messageId, message, null, true);
         return context;
     }
 
@@ -47,6 +47,13 @@ public sealed class OutgoingLogicalContext : BehaviorContext, IDisposable
 
     /// <summary>The message.</summary>
     public object Message { get; private set; }
+
+    /// <summary>
+    /// When the message was sent, if a behavior stamped it: the dispatch writes it as the
+    /// <see cref="MessageHeaders.SentAt"/> header (ISO 8601 round-trip text). Kept as a value, not a
+    /// header string: <see cref="AmqpPublisherDispatch"/> formats it straight into the frame.
+    /// </summary>
+    public DateTimeOffset? SentAt { get; set; }
 
     /// <summary>Headers to send; behaviors add to them. Theirs until <see cref="Dispose"/>, which clears them for the next message.</summary>
     /// <exception cref="ObjectDisposedException">The context was disposed.</exception>
@@ -70,7 +77,7 @@ public sealed class OutgoingLogicalContext : BehaviorContext, IDisposable
     public OutgoingPhysicalContext ToPhysical(ReadOnlySequence<byte> body)
     {
         var physical = _physical ??= new OutgoingPhysicalContext(this, MessageId, Headers, body);
-        physical.Reset(MessageId, Headers, body);
+        physical.Reset(MessageId, Headers, body, SentAt);
         return physical;
     }
 
@@ -88,7 +95,7 @@ public sealed class OutgoingLogicalContext : BehaviorContext, IDisposable
             _rented = false;
             _headers!.Clear();
             Message = null!;
-            _physical?.Reset(MessageId, _headers, default);
+            _physical?.Reset(MessageId, _headers, default, null);
             ObjectPool<OutgoingLogicalContext>.Return(this);
         }
         else if (Interlocked.Exchange(ref _headers, null) is { } headers)

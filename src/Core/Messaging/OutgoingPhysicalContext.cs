@@ -18,6 +18,9 @@ public sealed class OutgoingPhysicalContext(IBehaviorContext parent, string mess
     /// <summary>The body, written once (or received, as an HTTP request's pipe holds it); nothing downstream copies it.</summary>
     public ReadOnlySequence<byte> Body { get; private set; } = body;
 
+    /// <summary>When the message was sent (<see cref="OutgoingLogicalContext.SentAt"/>).</summary>
+    public DateTimeOffset? SentAt { get; set; }
+
     /// <summary>
     /// This message addressed to <paramref name="exchange"/> with <paramref name="routingKey"/>: its one
     /// dispatch context (made on first use, then kept with this context), set to this message.
@@ -26,14 +29,15 @@ public sealed class OutgoingPhysicalContext(IBehaviorContext parent, string mess
     {
         var dispatch = _dispatch ??= new DispatchContext(this, exchange, routingKey, MessageId, Headers, Body);
         dispatch.Reset(exchange, routingKey, MessageId, Headers, Body);
+        dispatch.SentAt = SentAt;
         return dispatch;
     }
 
     // For its next message (an OutgoingLogicalContext kept for reuse).
-    internal void Reset(string messageId, IReadOnlyDictionary<string, string> headers, ReadOnlySequence<byte> body)
+    internal void Reset(string messageId, IReadOnlyDictionary<string, string> headers, ReadOnlySequence<byte> body, DateTimeOffset? sentAt)
     {
         Reuse();
-        (MessageId, Headers, Body) = (messageId, headers, body);
+        (MessageId, Headers, Body, SentAt) = (messageId, headers, body, sentAt);
         _dispatch?.Reset("", "", messageId, headers, default);
     }
 }

@@ -34,6 +34,7 @@ public sealed class OutgoingLogicalContextTests
         cancelled.Cancel();
         var first = OutgoingLogicalContext.Rent("m-1", "one", cancelled.Token);
         first.Headers["a"] = "1";
+        first.SentAt = DateTimeOffset.UnixEpoch;
         first.Extensions.Set("bag entry");
         var physical = first.ToPhysical(new System.Buffers.ReadOnlySequence<byte>("body"u8.ToArray()));
         var dispatch = physical.ToDispatch("ex", "key");
@@ -45,9 +46,11 @@ public sealed class OutgoingLogicalContextTests
         Assert.Same(first, second);
         Assert.Equal(("m-2", "two"), (second.MessageId, second.Message));
         Assert.Empty(second.Headers);
+        Assert.Null(second.SentAt);
         Assert.False(second.CancellationToken.IsCancellationRequested);
         Assert.False(second.Extensions.TryGet<string>(out _));
 
+        second.SentAt = DateTimeOffset.UnixEpoch.AddDays(1);
         var body = new System.Buffers.ReadOnlySequence<byte>("next"u8.ToArray());
         var secondPhysical = second.ToPhysical(body);
         var secondDispatch = secondPhysical.ToDispatch("", "queue");
@@ -56,6 +59,7 @@ public sealed class OutgoingLogicalContextTests
         Assert.Equal(("m-2", "next"), (secondPhysical.MessageId, System.Text.Encoding.ASCII.GetString(System.Buffers.BuffersExtensions.ToArray(secondPhysical.Body))));
         Assert.Equal(("", "queue", "m-2"), (secondDispatch.Exchange, secondDispatch.RoutingKey, secondDispatch.MessageId));
         Assert.Same(second.Headers, secondDispatch.Headers);
+        Assert.Equal(second.SentAt, secondDispatch.SentAt);
         Assert.False(secondPhysical.Extensions.TryGet<int>(out _));
         Assert.False(secondDispatch.CancellationToken.IsCancellationRequested);
     }

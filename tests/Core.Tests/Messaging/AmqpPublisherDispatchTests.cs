@@ -1,0 +1,47 @@
+using System.Buffers;
+using System.Text;
+using Prewire.Amqp;
+using Prewire.Pipeline;
+using RabbitMQ.Client;
+
+namespace Prewire.Messaging;
+
+/// <summary>The zero-copy dispatch against the real broker; RabbitMQ.Client reads what it sent.</summary>
+public sealed class AmqpPublisherDispatchTests
+{
+    [Fact]
+    public async Task The_envelope_arrives_as_headers_and_properties_with_each_messages_own_time_sent()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        var queue = $"test.{Guid.NewGuid():N}";
+        await using var official = await OfficialClient.ConnectAsync();
+        await using var channel = await official.CreateChannelAsync(cancellationToken: ct);
+        await channel.QueueDeclareAsync(queue, durable: false, exclusive: false, autoDelete: false, cancellationToken: ct);
+        await using var dispatch = new AmqpPublisherDispatch();
+        await dispatch.ConnectAsync(new AmqpPublisherOptions { Uri = TestBroker.AmqpUri, ClientName = "prewire-tests" }, ct);
+        var pipeline = new PipelineBuilder().Register("dispatch", dispatch, "publishes").Build<DispatchContext>();
+
+        // One after another: the second publish reuses the first one's pooled properties and time bytes.
+        DateTimeOffset[] times = [new(2026, 11, 22, 7, 0, 0, TimeSpan.Zero), new DateTimeOffset(2027, 1, 2, 3, 4, 5, TimeSpan.FromHours(2)).AddTicks(1_234_567)];
+        for (var i = 0; i < times.Length; i++)
+        {
+            using var message = OutgoingLogicalContext.Rent($"m{i}", "", ct);
+            message.Headers[MessageHeaders.MessageId] = message.MessageId;
+            message.Headers[MessageHeaders.ContentType] = "text/plain";
+            message.SentAt = times[i];
+            var dispatched = message.ToPhysical(new ReadOnlySequence<byte>(Encoding.UTF8.GetBytes($"body {i}"))).ToDispatch("", queue);
+            await pipeline.Invoke(dispatched);
+        }
+
+        for (var i = 0; i < times.Length; i++)
+        {
+            var received = await channel.BasicGetAsync(queue, autoAck: true, ct);
+            Assert.NotNull(received);
+            var headers = received.BasicProperties.Headers!;
+            Assert.Equal(($"m{i}", "text/plain", $"body {i}"), (received.BasicProperties.MessageId, received.BasicProperties.ContentType, Encoding.UTF8.GetString(received.Body.Span)));
+            Assert.Equal($"m{i}", Encoding.UTF8.GetString((byte[])headers[MessageHeaders.MessageId]!));
+            Assert.Equal(times[i].ToString("O", System.Globalization.CultureInfo.InvariantCulture), Encoding.UTF8.GetString((byte[])headers[MessageHeaders.SentAt]!));
+        }
+        await channel.QueueDeleteAsync(queue, cancellationToken: ct);
+    }
+}
