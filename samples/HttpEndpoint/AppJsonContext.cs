@@ -7,6 +7,5 @@ namespace Prewire.HttpEndpoint;
 /// <summary>Source-generated JSON for every type the endpoints read or write: no reflection at run time.</summary>
 [JsonSourceGenerationOptions(JsonSerializerDefaults.Web)]
 [JsonSerializable(typeof(Health))]
-[JsonSerializable(typeof(AcceptedMessage))]
 [JsonSerializable(typeof(ProblemDetails))]
 internal sealed partial class AppJsonContext : JsonSerializerContext;

@@ -82,7 +82,8 @@ internal sealed class MessagesEndpoint(Pipeline<OutgoingLogicalContext> pipeline
             return;
         }
 
-        var id = Guid.NewGuid().ToString("N");
+        // A value, not a string: the dispatch formats it into the frame and the 202 into its JSON.
+        var id = Guid.NewGuid();
         var raw = RawMessages.Message.Rent(type, ContentTypeOf(request), body.Buffer);
         var message = OutgoingLogicalContext.Rent(id, raw);
         var publishing = metrics.Publish();
@@ -135,13 +136,19 @@ internal sealed class MessagesEndpoint(Pipeline<OutgoingLogicalContext> pipeline
         return true;
     }
 
-    private static void WriteAccepted(HttpResponse response, string id)
+    // {"id":"<32 hex digits>"}: the id the message was published with (its AMQP message-id and
+    // prewire.message-id), written by hand: one property, and the serializer would want it as a string.
+    private static void WriteAccepted(HttpResponse response, Guid id)
     {
         response.StatusCode = StatusCodes.Status202Accepted;
         response.ContentType = "application/json; charset=utf-8";
         var json = _json ??= new Utf8JsonWriter(response.BodyWriter);
         json.Reset(response.BodyWriter);
-        JsonSerializer.Serialize(json, new AcceptedMessage(id), AppJsonContext.Default.AcceptedMessage);
+        Span<char> text = stackalloc char[32];
+        id.TryFormat(text, out _, "N");
+        json.WriteStartObject();
+        json.WriteString("id"u8, text);
+        json.WriteEndObject();
         json.Flush();
     }
 

@@ -24,7 +24,7 @@ public static class SamplePipelines
     {
         ArgumentNullException.ThrowIfNull(route);
         return new PipelineBuilder()
-            .Register("stamp-headers", new StampHeaders(clock ?? TimeProvider.System), "adds message id and time sent")
+            .Register("stamp-headers", new StampHeaders(clock ?? TimeProvider.System), "stamps the time sent (the dispatch writes id and time as headers)")
             .Register(body.Name, body.Step, body.Description)
             .Register("route", route, route.Description)
             .Register("dispatch", dispatch, "publishes to the broker and waits for its confirm");

@@ -4,9 +4,8 @@ using Prewire.Pipeline;
 namespace Prewire.Samples.Messaging;
 
 /// <summary>
-/// Adds the envelope to an outgoing message: its id as a header, and the time sent, which the dispatch
-/// writes as a header (kept as a value until then: no string per message). The content type is the
-/// serializer's to say.
+/// Stamps an outgoing message with the time it is sent. The dispatch writes the envelope (the id and
+/// this time) as headers, from values: no string per message. The content type is the serializer's to say.
 /// </summary>
 public sealed class StampHeaders(TimeProvider clock) : Behavior<OutgoingLogicalContext>
 {
@@ -15,7 +14,6 @@ public sealed class StampHeaders(TimeProvider clock) : Behavior<OutgoingLogicalC
     {
         ArgumentNullException.ThrowIfNull(context);
         ArgumentNullException.ThrowIfNull(next);
-        context.Headers[MessageHeaders.MessageId] = context.MessageId;
         context.SentAt = clock.GetUtcNow();
         return next();
     }

@@ -56,6 +56,15 @@ public ref struct AmqpWriter
     }
 
     /// <summary>A short string: length octet, then UTF-8.</summary>
+    /// <summary>Writes a short string already encoded as UTF-8 (at most 255 bytes).</summary>
+    public void WriteShortString(ReadOnlySpan<byte> utf8)
+    {
+        if (utf8.Length > byte.MaxValue) throw new ArgumentException($"an AMQP short string holds at most 255 bytes; this one has {utf8.Length}", nameof(utf8));
+        _destination[_position] = (byte)utf8.Length;
+        utf8.CopyTo(_destination[(_position + 1)..]);
+        _position += 1 + utf8.Length;
+    }
+
     public void WriteShortString(string value)
     {
         ArgumentNullException.ThrowIfNull(value);

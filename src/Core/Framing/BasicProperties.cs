@@ -33,6 +33,10 @@ public sealed class BasicProperties
     /// <summary>message-id (bit 7).</summary>
     public string? MessageId { get; set; }
 
+    // message-id already encoded (a publisher's id kept as a value, formatted into reused bytes); used
+    // when MessageId is null.
+    internal byte[]? MessageIdUtf8 { get; set; }
+
     /// <summary>timestamp (bit 6).</summary>
     public AmqpTimestamp? Timestamp { get; set; }
 
@@ -51,7 +55,7 @@ public sealed class BasicProperties
     internal ushort Flags(bool extraHeader) =>
         (ushort)((ContentType is null ? 0 : 1 << 15) | (ContentEncoding is null ? 0 : 1 << 14) | (Headers is null && !extraHeader ? 0 : 1 << 13)
             | (DeliveryMode is null ? 0 : 1 << 12) | (Priority is null ? 0 : 1 << 11) | (CorrelationId is null ? 0 : 1 << 10)
-            | (ReplyTo is null ? 0 : 1 << 9) | (Expiration is null ? 0 : 1 << 8) | (MessageId is null ? 0 : 1 << 7)
+            | (ReplyTo is null ? 0 : 1 << 9) | (Expiration is null ? 0 : 1 << 8) | (MessageId is null && MessageIdUtf8 is null ? 0 : 1 << 7)
             | (Timestamp is null ? 0 : 1 << 6) | (Type is null ? 0 : 1 << 5) | (UserId is null ? 0 : 1 << 4)
             | (AppId is null ? 0 : 1 << 3) | (ClusterId is null ? 0 : 1 << 2));
 
@@ -67,6 +71,7 @@ public sealed class BasicProperties
         if (ReplyTo is not null) size += AmqpWriter.ShortStringSize(ReplyTo);
         if (Expiration is not null) size += AmqpWriter.ShortStringSize(Expiration);
         if (MessageId is not null) size += AmqpWriter.ShortStringSize(MessageId);
+        else if (MessageIdUtf8 is not null) size += 1 + MessageIdUtf8.Length;
         if (Timestamp is not null) size += 8;
         if (Type is not null) size += AmqpWriter.ShortStringSize(Type);
         if (UserId is not null) size += AmqpWriter.ShortStringSize(UserId);
@@ -87,6 +92,7 @@ public sealed class BasicProperties
         if (ReplyTo is not null) writer.WriteShortString(ReplyTo);
         if (Expiration is not null) writer.WriteShortString(Expiration);
         if (MessageId is not null) writer.WriteShortString(MessageId);
+        else if (MessageIdUtf8 is not null) writer.WriteShortString(MessageIdUtf8);
         if (Timestamp is { } timestamp) writer.WriteLongLong(timestamp.UnixSeconds);
         if (Type is not null) writer.WriteShortString(Type);
         if (UserId is not null) writer.WriteShortString(UserId);

@@ -47,10 +47,18 @@ public sealed class AmqpPublisherDispatch : BrokerDispatch
         try
         {
             var properties = publish.Properties;
-            properties.MessageId = context.MessageId;
             properties.ContentType = ContentTypeOf(context);
             properties.DeliveryMode = PersistentDeliveryMode;
             CopyHeaders(context, properties.Headers!);
+            if (context.TryGetMessageId(out var id))
+            {
+                properties.Headers!.TryAdd(MessageHeaders.MessageId, publish.MessageId(id));
+            }
+            else
+            {
+                properties.MessageId = context.MessageId;
+                properties.Headers!.TryAdd(MessageHeaders.MessageId, context.MessageId);
+            }
             if (context.SentAt is { } sentAt) properties.Headers![MessageHeaders.SentAt] = publish.SentAt(sentAt);
             await publisher.PublishAsync(context.Exchange, context.RoutingKey, properties, context.Body, Mandatory, context.CancellationToken).ConfigureAwait(false);
         }

@@ -10,7 +10,9 @@ namespace Prewire.Messaging;
 /// </summary>
 /// <remarks>
 /// Every client publishes the same way: persistent (delivery mode 2), mandatory (a message no queue
-/// takes fails its publish instead of vanishing), the content type from <see cref="MessageHeaders.ContentType"/>.
+/// takes fails its publish instead of vanishing), the content type from <see cref="MessageHeaders.ContentType"/>,
+/// and the envelope: the message id as the AMQP message-id and as <see cref="MessageHeaders.MessageId"/>,
+/// the time sent as <see cref="MessageHeaders.SentAt"/>.
 /// </remarks>
 public abstract class BrokerDispatch : PipelineTerminator<DispatchContext>, IAsyncDisposable
 {
@@ -30,12 +32,16 @@ public abstract class BrokerDispatch : PipelineTerminator<DispatchContext>, IAsy
         return context.Headers.GetValueOrDefault(MessageHeaders.ContentType);
     }
 
-    /// <summary><paramref name="context"/>'s headers and its <see cref="DispatchContext.SentAt"/> as a new AMQP field table (long strings).</summary>
+    /// <summary>
+    /// <paramref name="context"/>'s headers, its id (<see cref="MessageHeaders.MessageId"/>, unless a
+    /// header gives it) and its <see cref="DispatchContext.SentAt"/> as a new AMQP field table (long strings).
+    /// </summary>
     protected static Dictionary<string, object?> FieldTableOf(DispatchContext context)
     {
         ArgumentNullException.ThrowIfNull(context);
-        var table = new Dictionary<string, object?>(context.Headers.Count + 1, StringComparer.Ordinal);
+        var table = new Dictionary<string, object?>(context.Headers.Count + 2, StringComparer.Ordinal);
         CopyHeaders(context, table);
+        table.TryAdd(MessageHeaders.MessageId, context.MessageId);
         if (context.SentAt is { } sentAt) table[MessageHeaders.SentAt] = sentAt.ToString("O", CultureInfo.InvariantCulture);
         return table;
     }

@@ -7,7 +7,7 @@ namespace Prewire.Messaging;
 /// <summary>
 /// A message being sent, as an object: behaviors here validate it and add headers. Disposing it
 /// (once its pipeline completed) returns its body buffer and its headers to their pools, and a
-/// context from <see cref="Rent"/> goes back to its own pool, children and all.
+/// context from <see cref="Rent(string, object, CancellationToken)"/> goes back to its own pool, children and all.
 /// </summary>
 public sealed class OutgoingLogicalContext : BehaviorContext, IDisposable
 {
@@ -16,12 +16,14 @@ public sealed class OutgoingLogicalContext : BehaviorContext, IDisposable
     private Dictionary<string, string>? _headers;
     private OutgoingPhysicalContext? _physical;
     private bool _rented;
+    private string? _messageId;
+    private Guid _id;
 
-    /// <summary>A message to send; <see cref="Rent"/> reuses one instead.</summary>
+    /// <summary>A message to send; <see cref="Rent(string, object, CancellationToken)"/> reuses one instead.</summary>
     public OutgoingLogicalContext(string messageId, object message, CancellationToken cancellationToken = default)
         : base(cancellationToken)
     {
-        MessageId = messageId;
+        _messageId = messageId;
         Message = message;
         _headers = ObjectPool<Dictionary<string, string>>.TryRent() ?? new(StringComparer.Ordinal);
     }
@@ -33,17 +35,36 @@ public sealed class OutgoingLogicalContext : BehaviorContext, IDisposable
     /// </summary>
     public static OutgoingLogicalContext Rent(string messageId, object message, CancellationToken cancellationToken = default)
     {
-        if (ObjectPool<OutgoingLogicalContext>.TryRent() is not { } context)
-        {
-            return new OutgoingLogicalContext(messageId, message, cancellationToken) { _rented = true };
-        }
-        context.Reuse(cancellationToken);
-        (context.MessageId, context.Message, context.SentAt, context._rented) = (messageId, message, null, true);
+        ArgumentNullException.ThrowIfNull(messageId);
+        return Rent(messageId, default, message, cancellationToken);
+    }
+
+    /// <summary>
+    /// As <see cref="Rent(string, object, CancellationToken)"/>, with an id kept as a value: the
+    /// dispatch formats it (32 hex digits) straight into the frame, and <see cref="MessageId"/> makes
+    /// its string only if something asks for it.
+    /// </summary>
+    public static OutgoingLogicalContext Rent(Guid messageId, object message, CancellationToken cancellationToken = default) =>
+        Rent(null, messageId, message, cancellationToken);
+
+    private static OutgoingLogicalContext Rent(string? messageId, Guid id, object message, CancellationToken cancellationToken)
+    {
+        var context = ObjectPool<OutgoingLogicalContext>.TryRent();
+        if (context is null) context = new OutgoingLogicalContext("", message, cancellationToken);
+        else context.Reuse(cancellationToken);
+        (context._messageId, context._id, context.Message, context.SentAt, context._rented) = (messageId, id, message, null, true);
         return context;
     }
 
-    /// <summary>The message id.</summary>
-    public string MessageId { get; private set; }
+    /// <summary>The message id (for an id rented as a <see cref="Guid"/>, its 32 hex digits, made on first use).</summary>
+    public string MessageId => _messageId ??= _id.ToString("N");
+
+    // The id as a value, when it was given as one and no string was made of it since.
+    internal bool TryGetId(out Guid id)
+    {
+        id = _id;
+        return _messageId is null;
+    }
 
     /// <summary>The message.</summary>
     public object Message { get; private set; }
@@ -76,8 +97,8 @@ public sealed class OutgoingLogicalContext : BehaviorContext, IDisposable
     /// </summary>
     public OutgoingPhysicalContext ToPhysical(ReadOnlySequence<byte> body)
     {
-        var physical = _physical ??= new OutgoingPhysicalContext(this, MessageId, Headers, body);
-        physical.Reset(MessageId, Headers, body, SentAt);
+        var physical = _physical ??= new OutgoingPhysicalContext(this, "", Headers, body);
+        physical.Reset(this, Headers, body, SentAt);
         return physical;
     }
 
@@ -95,7 +116,7 @@ public sealed class OutgoingLogicalContext : BehaviorContext, IDisposable
             _rented = false;
             _headers!.Clear();
             Message = null!;
-            _physical?.Reset(MessageId, _headers, default, null);
+            _physical?.Reset(this, _headers, default, null);
             ObjectPool<OutgoingLogicalContext>.Return(this);
         }
         else if (Interlocked.Exchange(ref _headers, null) is { } headers)
