@@ -29,7 +29,7 @@ return app.Run(args, async (parsed, log, cancellationToken) =>
         log = Serilog.Core.Logger.None;
         await using var connected = await ConnectAsync(BrokerOptions.Connecting(options, log, neededBy: null));
         return await WarmupReport.RunAsync(() => PipelineSelection.Build<OutgoingLogicalContext>(SamplePipelines.Outgoing(route, connected is null ? new WarmupReport.Sink<DispatchContext>() : dispatch)),
-            () => OutgoingLogicalContext.Rent(Guid.NewGuid().ToString("N"), "warm-up message", cancellationToken), count, Console.Out);
+            () => OutgoingLogicalContext.Rent(Guid.NewGuid(), "warm-up message", cancellationToken), count, Console.Out);
     }
     var pipeline = PipelineSelection.Build<OutgoingLogicalContext>(SamplePipelines.Outgoing(route, dispatch));
     if (app.Describe(parsed, pipeline)) return ExitCodes.Success;

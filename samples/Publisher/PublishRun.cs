@@ -75,8 +75,9 @@ internal sealed class PublishRun(Pipeline<OutgoingLogicalContext> pipeline, Brok
         {
             if (rate > 0 && TimeSpan.FromSeconds((double)index / rate) - report.Elapsed is { Ticks: > 0 } early)
                 await Task.Delay(early, stopping).ConfigureAwait(false);
-            // One id for every publish of a message: the consumer recognises a copy by it.
-            var (id, text) = (Guid.NewGuid().ToString("N"), $"message {index + 1} of {count}");
+            // One id for every publish of a message: the consumer recognises a copy by it. A value: the
+            // dispatch formats it into the frame.
+            var (id, text) = (Guid.NewGuid(), $"message {index + 1} of {count}");
             object body = size > 0 ? new TextMessages.Padded(text, size) : text;
             var nacks = 0;
             while (true)
