@@ -55,8 +55,7 @@ public ref struct AmqpWriter
         _position += 8;
     }
 
-    /// <summary>A short string: length octet, then UTF-8.</summary>
-    /// <summary>Writes a short string already encoded as UTF-8 (at most 255 bytes).</summary>
+    /// <summary>A short string already encoded as UTF-8 (at most 255 bytes): length octet, then the bytes.</summary>
     public void WriteShortString(ReadOnlySpan<byte> utf8)
     {
         if (utf8.Length > byte.MaxValue) throw new ArgumentException($"an AMQP short string holds at most 255 bytes; this one has {utf8.Length}", nameof(utf8));
@@ -65,6 +64,7 @@ public ref struct AmqpWriter
         _position += 1 + utf8.Length;
     }
 
+    /// <summary>A short string: length octet, then UTF-8.</summary>
     public void WriteShortString(string value)
     {
         ArgumentNullException.ThrowIfNull(value);

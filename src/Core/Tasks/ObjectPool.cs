@@ -46,11 +46,6 @@ public static class ObjectPool<T>
     public static void Return(T item)
     {
         ArgumentNullException.ThrowIfNull(item);
-        ReturnCore(item);
-    }
-
-    private static void ReturnCore(T item)
-    {
         if (_threadLocal is null)
         {
             _threadLocal = item;

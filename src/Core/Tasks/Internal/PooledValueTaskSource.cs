@@ -49,39 +49,40 @@ internal sealed class PooledValueTaskSource<T> : IValueTaskSource<T>, IValueTask
     public bool TrySetResult(short version, T result)
     {
         if (!TryClaim(version)) return false;
-        if (_completeOnThreadPool)
-        {
-            _result = result;
-            ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: true);
-        }
-        else
-        {
-            _core.SetResult(result);
-        }
+        Complete(result, null);
         return true;
     }
 
     public bool TrySetException(short version, Exception exception)
     {
         if (!TryClaim(version)) return false;
+        Complete(default, exception);
+        return true;
+    }
+
+    private void Complete(T? result, Exception? exception)
+    {
         if (_completeOnThreadPool)
         {
-            _exception = exception;
+            (_result, _exception) = (result, exception);
             ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: true);
         }
         else
         {
-            _core.SetException(exception);
+            CompleteCore(result, exception);
         }
-        return true;
     }
 
     // Fields cleared first: completing runs the awaiter inline, which may recycle this object at once.
     void IThreadPoolWorkItem.Execute()
     {
         var (result, exception) = (_result, _exception);
-        _result = default;
-        _exception = null;
+        (_result, _exception) = (default, null);
+        CompleteCore(result, exception);
+    }
+
+    private void CompleteCore(T? result, Exception? exception)
+    {
         if (exception is null) _core.SetResult(result!);
         else _core.SetException(exception);
     }
