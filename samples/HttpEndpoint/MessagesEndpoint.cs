@@ -25,53 +25,73 @@ internal sealed class MessagesEndpoint(Pipeline<OutgoingLogicalContext> pipeline
     // Clients send the same few Content-Types again and again: the last valid one is not parsed again.
     private static string? _lastValidContentType;
 
-    /// <summary>
-    /// ASCII letters, digits, '.', '_' and '-', 1 to 128 of them, starting with a letter or digit: safe as
-    /// an AMQP header value and in logs. A loop, not a regex: Regex would link its engine into the binary.
-    /// </summary>
-    private static bool IsTypeName(string type)
-    {
-        if (type.Length is 0 or > 128 || !char.IsAsciiLetterOrDigit(type[0])) return false;
-        foreach (var c in type)
-        {
-            if (!char.IsAsciiLetterOrDigit(c) && c is not ('.' or '_' or '-')) return false;
-        }
-        return true;
-    }
+    /// <summary>The route, as mapped for routing; <see cref="AheadOfRouting"/> takes its common case before routing does.</summary>
+    public const string Route = "/messages/{type}";
+
+    private const string Prefix = "/messages/";
+
+    private readonly TypeNames _types = new(capacity: 1024);
 
     /// <summary>
     /// Answers the request itself (a 202 written here, a problem executed), so no result object is made
     /// for the common case. A plain <see cref="RequestDelegate"/>: with no parameters to bind there is
     /// nothing for the request-delegate generator to do, and its wrapper was one more state machine.
     /// </summary>
-    /// <remarks>
-    /// Kestrel takes a <see cref="Task"/>, and a request that waits for a confirm cannot hand it a cached
-    /// one. The work is a method whose state machine comes from a pool; what is made per request is the
-    /// bare task over it (<see cref="ValueTask.AsTask"/>), not a box holding the whole state machine.
-    /// </remarks>
-    public Task AcceptAsync(HttpContext http)
+    public Task AcceptAsync(HttpContext http) => AcceptAsync(http, (string)http.Request.RouteValues["type"]!);
+
+    /// <summary>
+    /// Middleware ahead of routing that answers <c>POST /messages/{type}</c> for a valid type itself: routing
+    /// would make a <see cref="RouteValueDictionary"/>, its array and the type's string for every request
+    /// (about 100 B), and the endpoint middleware one more state machine to await the pending answer.
+    /// Everything else (another method, more segments, an invalid or empty type) goes on to routing, which
+    /// maps <see cref="Route"/> to the same handler and answers 404 and 405 as it does for any route.
+    /// </summary>
+    public RequestDelegate AheadOfRouting(RequestDelegate next) => http =>
     {
-        var accepting = AcceptCoreAsync(http);
+        var request = http.Request;
+        if (HttpMethods.IsPost(request.Method) && request.Path.Value is { } path
+            && path.StartsWith(Prefix, StringComparison.OrdinalIgnoreCase)
+            && TypeNames.IsValid(path.AsSpan(Prefix.Length)))
+        {
+            return AcceptAsync(http, _types.Get(path.AsSpan(Prefix.Length)));
+        }
+        return next(http);
+    };
+
+    // Kestrel takes a Task, and a request that waits for a confirm cannot hand it a cached one. The work
+    // is a method whose state machine comes from a pool; what is made per request is the bare task over
+    // it (ValueTask.AsTask), not a box holding the whole state machine.
+    private Task AcceptAsync(HttpContext http, string type)
+    {
+        var accepting = AcceptCoreAsync(http, type);
         if (!accepting.IsCompletedSuccessfully) return accepting.AsTask();
         accepting.GetAwaiter().GetResult();
         return Task.CompletedTask;
     }
 
     [AsyncMethodBuilder(typeof(PooledValueTaskMethodBuilder))]
-    private async ValueTask AcceptCoreAsync(HttpContext http)
+    private async ValueTask AcceptCoreAsync(HttpContext http, string type)
     {
         var request = http.Request;
-        var type = (string)request.RouteValues["type"]!;
         if (Validate(request, type) is { } invalid)
         {
             await invalid.ExecuteAsync(http);
             return;
         }
 
+        // The whole body, left in the pipe: examined but not consumed, so each read returns all of it so
+        // far. Read here, not in a helper: a suspension (a body in several reads) then uses this method's
+        // pooled box instead of making one of its own.
+        var reader = request.BodyReader;
         ReadResult body;
         try
         {
-            body = await ReadToEndAsync(request.BodyReader, http.RequestAborted);
+            if (!reader.TryRead(out body)) body = await reader.ReadAsync(http.RequestAborted);
+            while (!body.IsCompleted)
+            {
+                reader.AdvanceTo(body.Buffer.Start, body.Buffer.End);
+                body = await reader.ReadAsync(http.RequestAborted);
+            }
         }
         catch (BadHttpRequestException e)
         {
@@ -103,7 +123,7 @@ internal sealed class MessagesEndpoint(Pipeline<OutgoingLogicalContext> pipeline
             // Only now: until the confirm, the message's body is this memory.
             message.Dispose();
             raw.Return();
-            request.BodyReader.AdvanceTo(body.Buffer.End);
+            reader.AdvanceTo(body.Buffer.End);
         }
         if (failed is null) WriteAccepted(http.Response, id);
         else await failed.ExecuteAsync(http);
@@ -111,7 +131,7 @@ internal sealed class MessagesEndpoint(Pipeline<OutgoingLogicalContext> pipeline
 
     private IResult? Validate(HttpRequest request, string type)
     {
-        if (!IsTypeName(type))
+        if (!TypeNames.IsValid(type))
             return Rejected("invalid-type", StatusCodes.Status400BadRequest, "Invalid message type", "The type is 1 to 128 letters, digits, '.', '_' or '-', starting with a letter or digit.");
         // The body is published as it came: an encoded one would reach consumers still encoded.
         if (request.Headers.ContentEncoding.Count > 0 && !request.Headers.ContentEncoding.All(e => string.Equals(e, "identity", StringComparison.OrdinalIgnoreCase)))
@@ -156,25 +176,5 @@ internal sealed class MessagesEndpoint(Pipeline<OutgoingLogicalContext> pipeline
     {
         metrics.Rejected(reason);
         return Problems.Of(status, title, detail);
-    }
-
-    // The whole body, left in the pipe: examined but not consumed, so each read returns all of it so far.
-    private static ValueTask<ReadResult> ReadToEndAsync(PipeReader reader, CancellationToken cancellationToken)
-    {
-        if (!reader.TryRead(out var result)) return ReadRestAsync(reader, cancellationToken);
-        // A small body is all there by the time the endpoint runs: no state machine for it.
-        if (result.IsCompleted) return new(result);
-        reader.AdvanceTo(result.Buffer.Start, result.Buffer.End);
-        return ReadRestAsync(reader, cancellationToken);
-    }
-
-    private static async ValueTask<ReadResult> ReadRestAsync(PipeReader reader, CancellationToken cancellationToken)
-    {
-        while (true)
-        {
-            var result = await reader.ReadAsync(cancellationToken);
-            if (result.IsCompleted) return result;
-            reader.AdvanceTo(result.Buffer.Start, result.Buffer.End);
-        }
     }
 }

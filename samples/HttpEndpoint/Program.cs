@@ -42,7 +42,9 @@ return app.Run(args, async (parsed, log, cancellationToken) =>
     builder.Services.Configure<HostOptions>(host => host.ShutdownTimeout = TimeSpan.FromSeconds(3));
 
     await using var web = builder.Build();
-    web.MapPost("/messages/{type}", messages.AcceptAsync);
+    web.Use(messages.AheadOfRouting);
+    web.UseRouting();
+    web.MapPost(MessagesEndpoint.Route, messages.AcceptAsync);
     web.MapPrometheusScrapingEndpoint("/metrics");
     web.MapGet("/health/live", () => new Health("live"));
     web.MapGet("/health/ready", () => link.IsReady ? Results.Ok(new Health("ready")) : Results.Json(new Health("not ready", link.NotReadyReason), AppJsonContext.Default.Health, statusCode: StatusCodes.Status503ServiceUnavailable));
