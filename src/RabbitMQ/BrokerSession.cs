@@ -121,14 +121,23 @@ public sealed class BrokerSession : IAsyncDisposable
     {
         // RabbitMQ.Client 7.2 fails the publishes awaiting confirms when the channel shuts down, but not
         // when the channel was disposed first (a publisher that found the loss replaces the session at
-        // once): those would wait for ever. The session's own closing cancels them.
-        using var linked = cancellationToken.CanBeCanceled ? CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, _closing.Token) : null;
+        // once): those would wait for ever. The session's own closing cancels them, and so does a confirm
+        // that is overdue (ConfirmTimeout), which closes the session first.
+        var timeout = Options.Confirms ? Options.ConfirmTimeout : Timeout.InfiniteTimeSpan;
+        using var linked = cancellationToken.CanBeCanceled || timeout != Timeout.InfiniteTimeSpan
+            ? CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, _closing.Token)
+            : null;
+        if (timeout != Timeout.InfiniteTimeSpan) linked!.CancelAfter(timeout);
         try
         {
             await Channel.BasicPublishAsync(exchange, routingKey, mandatory, properties, body, linked?.Token ?? _closing.Token).ConfigureAwait(false);
         }
-        catch (OperationCanceledException e) when (_closing.IsCancellationRequested && !cancellationToken.IsCancellationRequested)
+        catch (OperationCanceledException e) when (!cancellationToken.IsCancellationRequested)
         {
+            if (!_closing.IsCancellationRequested)
+            {
+                Close(new ShutdownEventArgs(ShutdownInitiator.Application, (ushort)Constants.InternalError, $"no publisher confirm within {timeout.TotalSeconds:0.#} s"));
+            }
             throw Lost(Volatile.Read(ref _closeReason), e);
         }
         catch (OperationInterruptedException e)

@@ -6,6 +6,7 @@ namespace Prewire.RabbitMQ;
 public sealed class BrokerSessionOptions
 {
     private readonly string? _routingKey;
+    private readonly TimeSpan _confirmTimeout = TimeSpan.FromSeconds(30);
 
     /// <summary>The nodes to connect to, tried in turn. Their passwords are never logged or put in a message.</summary>
     public required IReadOnlyList<AmqpUri> Endpoints { get; init; }
@@ -38,6 +39,28 @@ public sealed class BrokerSessionOptions
     /// <summary>Publisher confirms on the session's channel.</summary>
     /// <remarks>Defaults to <see langword="false"/>.</remarks>
     public bool Confirms { get; init; }
+
+    /// <summary>
+    /// How long a publish waits for its confirm before the session is given up as lost: its publishes
+    /// then fail as on a lost connection, to be published again on a new one. <see cref="Timeout.InfiniteTimeSpan"/>
+    /// waits for ever.
+    /// </summary>
+    /// <remarks>
+    /// Defaults to 30 seconds. RabbitMQ.Client 7.2 can leave a publish waiting for a confirm that never
+    /// comes on a channel that is otherwise well (rabbitmq-dotnet-client#1930; seen here after a broker
+    /// restart: 4,999 of 5,000 confirmed, the last one never). A broker that blocked publishers for a
+    /// resource alarm also stops confirming, so the session is replaced every timeout until it unblocks.
+    /// </remarks>
+    public TimeSpan ConfirmTimeout
+    {
+        get => _confirmTimeout;
+        init
+        {
+            if (value <= TimeSpan.Zero && value != Timeout.InfiniteTimeSpan)
+                throw new ArgumentOutOfRangeException(nameof(value), value, $"{nameof(ConfirmTimeout)} must be positive, or Timeout.InfiniteTimeSpan");
+            _confirmTimeout = value;
+        }
+    }
 
     /// <summary>Deliveries the session's channel hands to its consumer at once; above 1 they are handled concurrently, in no set order.</summary>
     /// <remarks>Defaults to 1: one at a time, in the order the broker sent them.</remarks>

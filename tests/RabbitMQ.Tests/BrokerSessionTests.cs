@@ -13,13 +13,7 @@ public sealed class BrokerSessionTests
         var ct = TestContext.Current.CancellationToken;
         using var relay = new TcpRelay(TestBroker.AmqpUri.Port);
         var queue = $"prewire.rabbitmq-tests.{Guid.NewGuid():N}";
-        var session = await BrokerSession.OpenAsync(new BrokerSessionOptions
-        {
-            Endpoints = [AmqpUri.Parse($"amqp://guest:guest@127.0.0.1:{relay.Port}/")],
-            Queue = queue,
-            ClientName = "prewire-rabbitmq-tests",
-            Confirms = true,
-        }, ct);
+        var session = await OpenThroughAsync(relay, queue, Timeout.InfiniteTimeSpan, ct);
 
         // The broker's confirm, and all it sends after, held on the way back: the publish waits for it.
         relay.Hold();
@@ -37,4 +31,44 @@ public sealed class BrokerSessionTests
         relay.Release();
         await disposing.WaitAsync(TimeSpan.FromSeconds(60), ct);
     }
+
+    [Fact]
+    public async Task A_publish_whose_confirm_is_overdue_fails_as_a_lost_connection_and_the_session_is_closed()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        using var relay = new TcpRelay(TestBroker.AmqpUri.Port);
+        var queue = $"prewire.rabbitmq-tests.{Guid.NewGuid():N}";
+        var session = await OpenThroughAsync(relay, queue, TimeSpan.FromSeconds(1), ct);
+        await session.PublishAsync("", queue, mandatory: true, new BasicProperties { MessageId = "m-1" }, "m"u8.ToArray(), deadLetter: false, ct);
+
+        // The confirm held on the way back, as RabbitMQ.Client 7.2 sometimes never delivers one: the publish
+        // gives up after the timeout instead of waiting for ever, and takes the session with it.
+        relay.Hold();
+        var e = await Assert.ThrowsAsync<AmqpException>(() =>
+            session.PublishAsync("", queue, mandatory: true, new BasicProperties { MessageId = "m-2" }, "m"u8.ToArray(), deadLetter: false, ct).WaitAsync(TimeSpan.FromSeconds(30), ct));
+        Assert.True(e.ConnectionLost, e.Message);
+        Assert.Contains("no publisher confirm within 1 s", e.Message, StringComparison.Ordinal);
+        Assert.True(session.Closed.IsCompletedSuccessfully);
+
+        relay.Release();
+        await session.DisposeAsync().AsTask().WaitAsync(TimeSpan.FromSeconds(60), ct);
+    }
+
+    [Fact]
+    public void A_confirm_timeout_is_positive_or_infinite()
+    {
+        Assert.Throws<ArgumentOutOfRangeException>(() => new BrokerSessionOptions { Endpoints = [], Queue = "q", ConfirmTimeout = TimeSpan.Zero });
+        Assert.Equal(Timeout.InfiniteTimeSpan, new BrokerSessionOptions { Endpoints = [], Queue = "q", ConfirmTimeout = Timeout.InfiniteTimeSpan }.ConfirmTimeout);
+    }
+
+    // With confirms, through the relay, so a test can hold what the broker sends back.
+    private static Task<BrokerSession> OpenThroughAsync(TcpRelay relay, string queue, TimeSpan confirmTimeout, CancellationToken ct) =>
+        BrokerSession.OpenAsync(new BrokerSessionOptions
+        {
+            Endpoints = [AmqpUri.Parse($"amqp://guest:guest@127.0.0.1:{relay.Port}/")],
+            Queue = queue,
+            ClientName = "prewire-rabbitmq-tests",
+            Confirms = true,
+            ConfirmTimeout = confirmTimeout,
+        }, ct);
 }
