@@ -23,11 +23,20 @@ public sealed class StartupGateTests(PublishedApps published)
         var native = !Qemu.Emulates(rid);
         var jit = native ? await published.GetSucceededAsync(app, rid, PublishMode.Jit) : null;
 
-        var (measured, jitMs) = await StartupRuns.MeasureAsync(app, rid, aot, jit, TestBroker.Uri.ToString(), Runs);
-        var failures = StartupBaseline.Read().Check(measured, jitMs);
-
-        TestContext.Current.TestOutputHelper?.WriteLine($"{app} {rid}: {measured.StartupMs:0.0} ms, with broker {measured.StartupWithBrokerMs:0.0} ms, {measured.BinaryBytes:N0} B" + (jitMs is { } j ? $", JIT {j:0.0} ms" : " (qemu)"));
+        var baseline = StartupBaseline.Read();
+        var failures = await MeasureAndCheckAsync();
+        // Measured again once before failing: a busy moment of a shared host slowed every run of one
+        // measurement here (CI: Consumer 20.9 ms against 5.8 recorded, and its own JIT build 7.6x slower
+        // in the same runs), while a regression slows both measurements.
+        if (failures.Count > 0) failures = await MeasureAndCheckAsync();
         Assert.True(failures.Count == 0, string.Join('\n', failures));
+
+        async Task<IReadOnlyList<string>> MeasureAndCheckAsync()
+        {
+            var (measured, jitMs) = await StartupRuns.MeasureAsync(app, rid, aot, jit, TestBroker.Uri.ToString(), Runs);
+            TestContext.Current.TestOutputHelper?.WriteLine($"{app} {rid}: {measured.StartupMs:0.0} ms, with broker {measured.StartupWithBrokerMs:0.0} ms, {measured.BinaryBytes:N0} B" + (jitMs is { } j ? $", JIT {j:0.0} ms" : " (qemu)"));
+            return baseline.Check(measured, jitMs);
+        }
     }
 }
 
