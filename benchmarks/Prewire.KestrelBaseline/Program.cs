@@ -38,12 +38,9 @@ internal static class Pending
     public static Task AnswerAsync(HttpContext http)
     {
         var reader = http.Request.BodyReader;
-        if (!reader.TryRead(out var read) || !read.IsCompleted)
-        {
-            if (read.Buffer.Length > 0) reader.AdvanceTo(read.Buffer.End);
-            return ReadRestAsync(reader, http);
-        }
+        if (!reader.TryRead(out var read)) return ReadRestAsync(reader, http);
         reader.AdvanceTo(read.Buffer.End);
+        if (!read.IsCompleted) return ReadRestAsync(reader, http);
         // A block, not an expression: an assignment's value would make it a Task<int>, 8 B more.
         return Task.Factory.StartNew(static state => { ((HttpContext)state!).Response.StatusCode = StatusCodes.Status202Accepted; },
             http, CancellationToken.None, TaskCreationOptions.DenyChildAttach, TaskScheduler.Default);

@@ -37,7 +37,14 @@ internal sealed class MessagesEndpoint(Pipeline<OutgoingLogicalContext> pipeline
     /// for the common case. A plain <see cref="RequestDelegate"/>: with no parameters to bind there is
     /// nothing for the request-delegate generator to do, and its wrapper was one more state machine.
     /// </summary>
-    public Task AcceptAsync(HttpContext http) => AcceptAsync(http, (string)http.Request.RouteValues["type"]!);
+    public Task AcceptAsync(HttpContext http)
+    {
+        // Only here can a type be invalid: ahead of routing, only valid ones are taken.
+        var type = (string)http.Request.RouteValues["type"]!;
+        return TypeNames.IsValid(type)
+            ? AcceptAsync(http, type)
+            : Rejected("invalid-type", StatusCodes.Status400BadRequest, "Invalid message type", "The type is 1 to 128 letters, digits, '.', '_' or '-', starting with a letter or digit.").ExecuteAsync(http);
+    }
 
     /// <summary>
     /// Middleware ahead of routing that answers <c>POST /messages/{type}</c> for a valid type itself: routing
@@ -73,7 +80,7 @@ internal sealed class MessagesEndpoint(Pipeline<OutgoingLogicalContext> pipeline
     private async ValueTask AcceptCoreAsync(HttpContext http, string type)
     {
         var request = http.Request;
-        if (Validate(request, type) is { } invalid)
+        if (Validate(request) is { } invalid)
         {
             await invalid.ExecuteAsync(http);
             return;
@@ -129,10 +136,8 @@ internal sealed class MessagesEndpoint(Pipeline<OutgoingLogicalContext> pipeline
         else await failed.ExecuteAsync(http);
     }
 
-    private IResult? Validate(HttpRequest request, string type)
+    private IResult? Validate(HttpRequest request)
     {
-        if (!TypeNames.IsValid(type))
-            return Rejected("invalid-type", StatusCodes.Status400BadRequest, "Invalid message type", "The type is 1 to 128 letters, digits, '.', '_' or '-', starting with a letter or digit.");
         // The body is published as it came: an encoded one would reach consumers still encoded.
         if (request.Headers.ContentEncoding.Count > 0 && !request.Headers.ContentEncoding.All(e => string.Equals(e, "identity", StringComparison.OrdinalIgnoreCase)))
             return Rejected("content-encoding", StatusCodes.Status415UnsupportedMediaType, "Unsupported content encoding", "Send the body without a Content-Encoding.");
