@@ -70,20 +70,17 @@ public struct PooledValueTaskMethodBuilder
         where TStateMachine : IAsyncStateMachine =>
         awaiter.UnsafeOnCompleted(BoxFor(ref stateMachine).MoveNextAction);
 
-    private StateMachineBox<TStateMachine> BoxFor<TStateMachine>(ref TStateMachine stateMachine)
+    /// <summary>Whether the method has suspended (<see cref="PooledTaskMethodBuilder"/> makes its task on the first suspension).</summary>
+    internal readonly bool HasSuspended => _box is not null;
+
+    internal StateMachineBox<TStateMachine> BoxFor<TStateMachine>(ref TStateMachine stateMachine)
         where TStateMachine : IAsyncStateMachine
     {
-        if (_box is StateMachineBox<TStateMachine> box)
-        {
-            box.CaptureContext();
-            return box;
-        }
+        if (_box is StateMachineBox<TStateMachine> box) return box.Resuming();
         // First suspension: this builder is the one inside the caller's copy of the state machine. It
         // learns its box before the state machine is copied into it, so both copies point at the box.
         box = StateMachineBox<TStateMachine>.Rent();
         _box = box;
-        box.StateMachine = stateMachine;
-        box.CaptureContext();
-        return box;
+        return box.Holding(ref stateMachine);
     }
 }

@@ -19,9 +19,20 @@ internal sealed class StateMachineBox<TStateMachine> : StateMachineBox
 
     public static StateMachineBox<TStateMachine> Rent() => ObjectPool<StateMachineBox<TStateMachine>>.TryRent() ?? new();
 
+    /// <summary>First suspension: the state machine (its builder already pointing here) moves in.</summary>
+    public StateMachineBox<TStateMachine> Holding(ref TStateMachine stateMachine)
+    {
+        StateMachine = stateMachine;
+        return Resuming();
+    }
+
     // Capture returns the thread's current context object (no copy): the next step runs in it, as the
     // runtime's builders do.
-    public void CaptureContext() => _context = ExecutionContext.Capture();
+    public StateMachineBox<TStateMachine> Resuming()
+    {
+        _context = ExecutionContext.Capture();
+        return this;
+    }
 
     private void MoveNext()
     {
