@@ -65,19 +65,11 @@ internal sealed class MessagesEndpoint(Pipeline<OutgoingLogicalContext> pipeline
         return next(http);
     };
 
-    // Kestrel takes a Task, and a request that waits for a confirm cannot hand it a cached one. The work
-    // is a method whose state machine comes from a pool; what is made per request is the bare task over
-    // it (ValueTask.AsTask), not a box holding the whole state machine.
-    private Task AcceptAsync(HttpContext http, string type)
-    {
-        var accepting = AcceptCoreAsync(http, type);
-        if (!accepting.IsCompletedSuccessfully) return accepting.AsTask();
-        accepting.GetAwaiter().GetResult();
-        return Task.CompletedTask;
-    }
-
-    [AsyncMethodBuilder(typeof(PooledValueTaskMethodBuilder))]
-    private async ValueTask AcceptCoreAsync(HttpContext http, string type)
+    // Kestrel takes a Task, and a request that waits for a confirm cannot hand it a cached one. The
+    // method's state machine comes from a pool; what is made per waiting request is the bare task
+    // Kestrel awaits (64 B), not a box holding the whole state machine.
+    [AsyncMethodBuilder(typeof(PooledTaskMethodBuilder))]
+    private async Task AcceptAsync(HttpContext http, string type)
     {
         var request = http.Request;
         if (Validate(request) is { } invalid)
