@@ -26,7 +26,7 @@ public static class StartupRuns
     /// broker (alternating with <paramref name="jit"/>, the same app's JIT build, when given), with
     /// <paramref name="brokerUri"/> for the broker apps, and its size. Fewer runs under qemu.
     /// </summary>
-    public static async Task<(BaselineEntry Entry, double? JitMs)> MeasureAsync(App app, string rid, PublishResult aot, PublishResult? jit, string brokerUri, int runs)
+    public static async Task<BaselineEntry> MeasureAsync(App app, string rid, PublishResult aot, PublishResult? jit, string brokerUri, int runs)
     {
         ArgumentNullException.ThrowIfNull(app);
         ArgumentNullException.ThrowIfNull(aot);
@@ -35,7 +35,7 @@ public static class StartupRuns
             ? await MediansAsync(app, rid, brokerUri: null, runsHere, aot.ExecutablePath).ConfigureAwait(false)
             : await MediansAsync(app, rid, brokerUri: null, runsHere, aot.ExecutablePath, jit.ExecutablePath).ConfigureAwait(false);
         double? withBroker = app.IsWeb ? null : (await MediansAsync(app, rid, brokerUri, runsHere, aot.ExecutablePath).ConfigureAwait(false))[0];
-        return (new BaselineEntry(app.Name, rid, medians[0], withBroker, aot.Size), jit is null ? null : medians[1]);
+        return new BaselineEntry(app.Name, rid, medians[0], withBroker, aot.Size, jit is null ? null : medians[1]);
     }
 
     /// <summary>Runs per figure for <paramref name="rid"/>: fewer under qemu, where each is slow.</summary>
