@@ -29,7 +29,7 @@ public sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
     {
         _socket = socket;
         Endpoint = endpoint;
-        var scheduler = options.UnsafePreferInlineScheduling ? PipeScheduler.Inline : PipeScheduler.ThreadPool;
+        var scheduler = options.UnsafePreferInlineScheduling ? PipeScheduler.Inline : PooledThreadPoolScheduler.Instance;
         var segmentSize = Math.Min(options.MemoryPool.MaxBufferSize, BlockMemoryPool.BlockSize);
         _input = new Pipe(new PipeOptions(options.MemoryPool, readerScheduler: scheduler, writerScheduler: scheduler, minimumSegmentSize: segmentSize,
             pauseWriterThreshold: options.MaxReadBufferSize, resumeWriterThreshold: options.MaxReadBufferSize / 2, useSynchronizationContext: false));
