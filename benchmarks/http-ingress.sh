@@ -5,7 +5,8 @@
 # alternate within every run: NativeAOT default scheduling, NativeAOT with --inline-scheduling and
 # DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1, and the self-contained JIT build (default scheduling).
 # Each case is a fresh server: requests/s, p99 latency, peak RSS (VmHWM), bytes allocated per request
-# (the runtime's own counter, before and after the load), then medians and ratios. The POST scenarios
+# (the runtime's own counter around a short run and the measured one, differenced: see below), then
+# medians and ratios. The POST scenarios
 # also run the Kestrel baseline (benchmarks/Prewire.KestrelBaseline, NativeAOT: POST /nothing reads the
 # body and answers 202), whose bytes per request are Kestrel's own, and baseline-pending (POST /pending:
 # the same, answered from the thread pool, so Kestrel is handed a pending task as the ingress endpoint
@@ -103,8 +104,13 @@ for run in $(seq 1 "$runs"); do
       else
         target=(-s "$out/post.lua" "http://127.0.0.1:$port$path"); body=$out/body-${scenario#post-}
       fi
-      # Warm-up (tiered JIT, pools), then the measured run.
+      # Warm-up (tiered JIT, pools), then a short run and the measured one. Bytes per request are the two
+      # runs' difference over their difference in requests: what each run costs once (its connections
+      # opened, ~8 KB each in Kestrel; a scrape) cancels, and what is left is a request's own cost. A
+      # whole run's bytes over its requests would spread those over fewer requests the slower the case.
       BODY=$body "${wrk_prefix[@]}" wrk -t1 -c"$connections" -d2s "${target[@]}" >/dev/null
+      start=$(allocated)
+      short=$(BODY=$body "${wrk_prefix[@]}" wrk -t1 -c"$connections" -d2s "${target[@]}")
       before=$(allocated)
       report=$(BODY=$body "${wrk_prefix[@]}" wrk -t1 -c"$connections" -d"${seconds}s" --latency "${target[@]}")
       after=$(allocated)
@@ -114,8 +120,8 @@ for run in $(seq 1 "$runs"); do
       requests=$(awk '/requests in/ {print $1}' <<<"$report")
       p99=$(to_ms "$(awk '$1 == "99%" {print $2}' <<<"$report")")
       non2xx=$(awk '/Non-2xx/ {print $NF}' <<<"$report"); non2xx=${non2xx:-0}
-      # The two scrapes are requests too: one of /metrics allocates 25-32 KB, under 5 B per request here.
-      per_request=$(awk -v a="$before" -v b="$after" -v n="$requests" 'BEGIN {printf "%.0f", (b - a) / n}')
+      short_requests=$(awk '/requests in/ {print $1}' <<<"$short")
+      per_request=$(awk -v s="$start" -v a="$before" -v b="$after" -v n="$requests" -v m="$short_requests" 'BEGIN {printf "%.0f", ((b - a) - (a - s)) / (n - m)}')
       echo "$scenario $case $rps $p99 $rss $per_request" >>"$results"
       echo "| $run | $scenario | $case | $rps | $p99 ms | $non2xx | $rss MB | $per_request B |"
     done
