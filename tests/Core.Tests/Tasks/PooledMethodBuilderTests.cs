@@ -83,6 +83,19 @@ public sealed class PooledMethodBuilderTests
         return extra;
     }
 
+    /// <summary>Starts one suspended call per operation, completes them all, then waits for each.</summary>
+    internal static void SuspendThenComplete<TTask>(PooledCompletion<int>[] operations, TTask[] tasks, Func<PooledCompletion<int>, TTask> start, Func<TTask, bool> isCompleted, Action<TTask> wait)
+    {
+        for (var i = 0; i < operations.Length; i++)
+        {
+            operations[i] = PooledCompletion.Rent<int>(runContinuationsAsynchronously: false);
+            tasks[i] = start(operations[i]);
+            if (isCompleted(tasks[i])) throw new InvalidOperationException("the method must be suspended");
+        }
+        foreach (var operation in operations) operation.TrySetResult(0);
+        foreach (var task in tasks) wait(task);
+    }
+
     private static Task Suspending(Builder builder, PooledCompletion<int>? operation) =>
         builder == Builder.Task ? PooledTaskMethodBuilderTests.Suspending(operation) : PooledValueTaskMethodBuilderTests.Suspending(operation).AsTask();
 

@@ -73,7 +73,7 @@ public sealed class PooledTaskMethodBuilderTests
         var operations = new PooledCompletion<int>[32];
         var tasks = new Task[operations.Length];
 
-        var extra = PooledMethodBuilderTests.ThousandMoreRounds(() => Round(operations, tasks));
+        var extra = PooledMethodBuilderTests.ThousandMoreRounds(() => PooledMethodBuilderTests.SuspendThenComplete(operations, tasks, static o => Suspending(o), static t => t.IsCompleted, static t => t.GetAwaiter().GetResult()));
         // With the context's flow suppressed, a task keeps no context: a bare task at its smallest. This
         // test runs in xunit's context, not the default one, as Kestrel's requests run in their
         // connection's logging scope: the builder's tasks must be as small there.
@@ -92,18 +92,6 @@ public sealed class PooledTaskMethodBuilderTests
     private static void BareTasks(Task[] tasks)
     {
         for (var i = 0; i < tasks.Length; i++) tasks[i] = new Task(_nothing, null);
-    }
-
-    private static void Round(PooledCompletion<int>[] operations, Task[] tasks)
-    {
-        for (var i = 0; i < operations.Length; i++)
-        {
-            operations[i] = PooledCompletion.Rent<int>(runContinuationsAsynchronously: false);
-            tasks[i] = Suspending(operations[i]);
-            if (tasks[i].IsCompleted) throw new InvalidOperationException("the method must be suspended");
-        }
-        foreach (var operation in operations) operation.TrySetResult(0);
-        foreach (var task in tasks) task.GetAwaiter().GetResult();
     }
 
     private static void CompleteWhenTheStackIsNearlyFull(PooledCompletion<int> operation)

@@ -39,21 +39,9 @@ public sealed class PooledValueTaskMethodBuilderTests
         var operations = new PooledCompletion<int>[32];
         var tasks = new ValueTask[operations.Length];
 
-        var extra = PooledMethodBuilderTests.ThousandMoreRounds(() => Round(operations, tasks));
+        var extra = PooledMethodBuilderTests.ThousandMoreRounds(() => PooledMethodBuilderTests.SuspendThenComplete(operations, tasks, static o => Suspending(o), static t => t.IsCompleted, static t => t.GetAwaiter().GetResult()));
 
         Assert.True(extra <= 0, $"1,000 more rounds of 32 suspended methods allocated {extra} bytes");
-    }
-
-    private static void Round(PooledCompletion<int>[] operations, ValueTask[] tasks)
-    {
-        for (var i = 0; i < operations.Length; i++)
-        {
-            operations[i] = PooledCompletion.Rent<int>(runContinuationsAsynchronously: false);
-            tasks[i] = Suspending(operations[i]);
-            if (tasks[i].IsCompleted) throw new InvalidOperationException("the method must be suspended");
-        }
-        foreach (var operation in operations) operation.TrySetResult(0);
-        foreach (var task in tasks) task.GetAwaiter().GetResult();
     }
 
     [AsyncMethodBuilder(typeof(PooledValueTaskMethodBuilder))]
