@@ -63,26 +63,6 @@ public sealed class PooledMethodBuilderTests
         Assert.Equal("request 7", _captured);
     }
 
-    /// <summary>Bytes allocated process-wide over <paramref name="rounds"/> calls of <paramref name="round"/>.</summary>
-    internal static long Window(Action round, int rounds)
-    {
-        var before = GC.GetTotalAllocatedBytes(precise: true);
-        for (var i = 0; i < rounds; i++) round();
-        return GC.GetTotalAllocatedBytes(precise: true) - before;
-    }
-
-    /// <summary>
-    /// What 1,000 more rounds allocate than 200, least of three pairs (after a warm-up until tiered
-    /// compilation settled): what measuring costs once (a tier-up landing in a window) is not a cost per call.
-    /// </summary>
-    internal static long ThousandMoreRounds(Action round)
-    {
-        for (var i = 0; i < 3_000; i++) round();
-        var extra = long.MaxValue;
-        for (var pair = 0; pair < 3; pair++) extra = Math.Min(extra, Window(round, 1_200) - Window(round, 200));
-        return extra;
-    }
-
     /// <summary>Starts one suspended call per operation, completes them all, then waits for each.</summary>
     internal static void SuspendThenComplete<TTask>(PooledCompletion<int>[] operations, TTask[] tasks, Func<PooledCompletion<int>, TTask> start, Func<TTask, bool> isCompleted, Action<TTask> wait)
     {

@@ -39,7 +39,7 @@ public sealed class PooledValueTaskMethodBuilderTests
         var operations = new PooledCompletion<int>[32];
         var tasks = new ValueTask[operations.Length];
 
-        var extra = PooledMethodBuilderTests.ThousandMoreRounds(() => PooledMethodBuilderTests.SuspendThenComplete(operations, tasks, static o => Suspending(o), static t => t.IsCompleted, static t => t.GetAwaiter().GetResult()));
+        var extra = AllocationWindows.ThousandMoreRounds(() => PooledMethodBuilderTests.SuspendThenComplete(operations, tasks, static o => Suspending(o), static t => t.IsCompleted, static t => t.GetAwaiter().GetResult()));
 
         Assert.True(extra <= 0, $"1,000 more rounds of 32 suspended methods allocated {extra} bytes");
     }

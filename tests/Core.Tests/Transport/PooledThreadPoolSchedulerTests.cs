@@ -25,18 +25,9 @@ public sealed class PooledThreadPoolSchedulerTests
     {
         // 16 at once, as many connections' pipes waking together; each round waits for all of them.
         using var done = new CountdownEvent(1);
-        for (var round = 0; round < 2_000; round++) Round(done);
-        var extra = long.MaxValue;
-        for (var pair = 0; pair < 3; pair++) extra = Math.Min(extra, Window(done, 1_200) - Window(done, 200));
+        var extra = AllocationWindows.ThousandMoreRounds(() => Round(done));
 
         Assert.True(extra <= 0, $"1,000 more rounds of 16 scheduled continuations allocated {extra} bytes");
-    }
-
-    private static long Window(CountdownEvent done, int rounds)
-    {
-        var before = GC.GetTotalAllocatedBytes(precise: true);
-        for (var round = 0; round < rounds; round++) Round(done);
-        return GC.GetTotalAllocatedBytes(precise: true) - before;
     }
 
     private static void Round(CountdownEvent done)
