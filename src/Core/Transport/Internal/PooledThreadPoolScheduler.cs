@@ -4,7 +4,7 @@ namespace Prewire.Transport.Internal;
 
 /// <summary>
 /// Runs each pipe continuation on the thread pool as <see cref="PipeScheduler.ThreadPool"/> does, one
-/// work item each, but the work item comes from a pool: the runtime's is a new 32 B object per
+/// work item each, but the work item comes from a pool: the runtime's is a new 40 B object per
 /// continuation (a pending HTTP request's publish woke the connection's pipes about one time in five).
 /// Queued without the scheduling thread's execution context, as Kestrel's own I/O queue does: the pipe
 /// flows a context itself to an awaiter that asked for one, and an async method restores its own.
