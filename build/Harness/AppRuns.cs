@@ -32,13 +32,13 @@ public static class AppRuns
         return brokerUri is null ? [] : ["--uri", brokerUri];
     }
 
-    /// <summary>Runs an app once: spawn, ready line, clean exit (SIGTERM for the web app). Returns spawn-to-ready ms.</summary>
+    /// <summary>Runs an app once: spawn, ready line, clean exit (SIGTERM for an app that runs until stopped). Returns spawn-to-ready ms.</summary>
     public static async Task<double> RunOnceAsync(App app, string executable, string rid, string? brokerUri)
     {
         ArgumentNullException.ThrowIfNull(app);
         await using var process = Start(app, executable, rid, brokerUri, out _);
         var readyMs = await process.WaitForReadyAsync(ReadyTimeout(rid)).ConfigureAwait(false);
-        if (app.IsWeb) process.Terminate();
+        if (app.RunsUntilStopped(brokerUri is not null)) process.Terminate();
         var exitCode = await process.WaitForExitAsync(ExitTimeout(rid)).ConfigureAwait(false);
         if (exitCode != 0)
             throw new InvalidOperationException($"{app} exited with {exitCode}.\nstderr:\n{process.Stderr}");

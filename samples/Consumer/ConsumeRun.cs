@@ -8,9 +8,9 @@ namespace Prewire.Consumer;
 /// <summary>The Consumer's run: the receiver taking its count, with progress shown while it works and a failure in one line.</summary>
 internal sealed class ConsumeRun(RabbitMqReceiver receiver, RunReport report, ILogger log)
 {
-    /// <summary>Receives <paramref name="count"/> messages, or fewer when <paramref name="stopping"/> comes first.</summary>
+    /// <summary>Receives <paramref name="count"/> messages (<see langword="null"/>: until stopped), or fewer when <paramref name="stopping"/> comes first.</summary>
     /// <exception cref="AppException">The connection was lost and could not be replaced.</exception>
-    public async Task<ReceiveResult> RunAsync(int count, int prefetch, CancellationToken stopping)
+    public async Task<ReceiveResult> RunAsync(int? count, int prefetch, CancellationToken stopping)
     {
         using var done = new CancellationTokenSource();
         var progress = report.ShowProgressAsync(() => (receiver.Progress.Settled, $"{receiver.Progress.DeadLettered} dead-lettered, {receiver.Progress.Duplicates} duplicates skipped"), log, done.Token);
@@ -20,7 +20,7 @@ internal sealed class ConsumeRun(RabbitMqReceiver receiver, RunReport report, IL
         }
         catch (AmqpException e)
         {
-            throw new AppException($"stopped after {receiver.Progress.Settled} of {count} messages: {e.Message}", ExitCodes.Failure, e);
+            throw new AppException($"stopped after {receiver.Progress.Settled}{(count is { } n ? $" of {n}" : "")} messages: {e.Message}", ExitCodes.Failure, e);
         }
         finally
         {

@@ -9,27 +9,29 @@ StartupClock.Start();
 
 var app = new AppCommand("Prewire.Consumer", "Prewire consumer: consumes messages from RabbitMQ through the incoming pipeline and acknowledges each once handled.");
 var broker = app.AddBroker("Queue to consume; declared if missing, with its dead-letter queue.");
-var countOption = app.AddCount("--count", "Messages to handle (or dead-letter) and acknowledge before exiting (0: exit once ready).", "PREWIRE_COUNT", 0);
+var countOption = app.AddOptionalCount("--count", "Messages to handle (or dead-letter) and acknowledge before exiting (0: exit once ready); without it, consume until SIGTERM or SIGINT.", "PREWIRE_COUNT");
 var prefetchOption = app.AddCount("--prefetch", "Unacknowledged deliveries the broker may send ahead, at most --count (0: no limit but --count).", "PREWIRE_PREFETCH", 100);
 var concurrencyOption = app.AddCount("--concurrency", "Deliveries handled at once (1: one at a time, in queue order).", "PREWIRE_CONCURRENCY", 1);
 var maxAttemptsOption = app.AddCount("--max-attempts", "Times a failing handler runs before its message is dead-lettered (at least 1).", "PREWIRE_MAX_ATTEMPTS", 3);
 var poisonOption = app.AddOption("--poison", "Text that makes the handler throw, for seeing retries and the dead-letter queue at work.", "PREWIRE_POISON");
 var windowOption = app.AddCount("--dedup-window", "Message ids remembered to skip redeliveries of messages already handled.", "PREWIRE_DEDUP_WINDOW", 10_000);
+var probeOptions = app.AddProbes("consuming (not while the broker connection is lost and being replaced, nor once stopping)");
 app.AddDescribe("incoming");
 app.AddWarmupReport();
 app.AddJsonReport();
+app.AddHeapCheck();
 
 return app.Run(args, async (parsed, log, cancellationToken) =>
 {
     var (options, count) = (broker.Session(parsed, "prewire-consumer", confirms: true, parsed.GetValue(concurrencyOption)), parsed.GetValue(countOption));
-    var (report, handled) = (new RunReport(count, "endToEnd"), 0);
+    var (report, handled) = (new RunReport(count, "endToEnd") { HeapCheck = app.WantsHeapCheck(parsed) }, 0L);
     var (maxAttempts, recent, poison) = (Math.Max(1, parsed.GetValue(maxAttemptsOption)), new RecentMessageIds(parsed.GetValue(windowOption)), parsed.GetValue(poisonOption));
     if (app.WantsWarmupReport(parsed))
     {
         // In-process deliveries, as the transport hands them in: an id of its own, headers and body, the app's own handler.
         var (headers, body) = (new Dictionary<string, string>(), "warm-up message"u8.ToArray());
         return await WarmupReport.RunAsync(() => PipelineSelection.Build<TransportReceiveContext>(SamplePipelines.Incoming(Handle, WarmupReport.NoDeadLetters, recent, maxAttempts, log)),
-            () => new TransportReceiveContext(Guid.NewGuid().ToString("N"), headers, body, cancellationToken), count, Console.Out);
+            () => new TransportReceiveContext(Guid.NewGuid().ToString("N"), headers, body, cancellationToken), count ?? 0, Console.Out);
     }
 
     var deadLetters = new RabbitMqDeadLetterQueue();
@@ -39,6 +41,7 @@ return app.Run(args, async (parsed, log, cancellationToken) =>
     var connecting = BrokerOptions.Connecting(options, log, neededBy: count > 0 ? "--count" : null);
     await using var connection = connecting is null ? null : await BrokerOptions.ConnectAsync(connecting, log, cancellationToken);
     if (connection is not null) deadLetters.Attach(connection);
+    using var probes = probeOptions.Open(parsed);
     ReadyLine.Write(Console.Out);
     report.Ready();
 
@@ -46,10 +49,12 @@ return app.Run(args, async (parsed, log, cancellationToken) =>
     var receiver = new RabbitMqReceiver(connection, pipeline, (id, e) => log.Warning("Message {MessageId} failed and is rejected: {Error}", id, e.Message))
     {
         ConnectionLost = e => log.Warning("{Error}; reconnecting, then consuming again", e.Message),
+        Consuming = probes.SetReady,
     };
+    if (count is null) log.Information("Consuming {Queue} until stopped (SIGTERM or SIGINT)", options.Queue);
     var result = await new ConsumeRun(receiver, report, log).RunAsync(count, parsed.GetValue(prefetchOption), cancellationToken);
-    log.Information("Handled and acknowledged {Count} of {Requested} messages from {Queue} in {Elapsed:0} ms ({Builder} pipeline; {DeadLettered} dead-lettered, {Duplicates} duplicates skipped, {Reconnects} reconnects){Stopped}",
-        result.Settled, count, options.Queue, report.Elapsed.TotalMilliseconds, pipeline.Builder, result.DeadLettered, result.Duplicates, result.Reconnects,
+    log.Information("Handled and acknowledged {Count}{Of:l} messages from {Queue} in {Elapsed:0} ms ({Builder} pipeline; {DeadLettered} dead-lettered, {Duplicates} duplicates skipped, {Reconnects} reconnects){Stopped}",
+        result.Settled, count is { } n ? $" of {n}" : "", options.Queue, report.Elapsed.TotalMilliseconds, pipeline.Builder, result.DeadLettered, result.Duplicates, result.Reconnects,
         cancellationToken.IsCancellationRequested ? "; stopped by a signal, the rest stay queued" : "");
     report.Write(Console.Out, app.WantsJson(parsed), result.Settled, ("concurrency", options.ConsumerConcurrency),
         ("deadLettered", result.DeadLettered), ("duplicates", result.Duplicates), ("rejected", result.Rejected), ("reconnects", result.Reconnects));

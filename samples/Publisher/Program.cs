@@ -16,6 +16,7 @@ var amqpPublisher = app.AddFlag("--amqp-publisher", "Publish with Prewire's zero
 app.AddDescribe("outgoing");
 app.AddWarmupReport();
 app.AddJsonReport();
+app.AddHeapCheck();
 
 return app.Run(args, async (parsed, log, cancellationToken) =>
 {
@@ -36,7 +37,7 @@ return app.Run(args, async (parsed, log, cancellationToken) =>
 
     await using var connection = await ConnectAsync(BrokerOptions.Connecting(options, log, neededBy: count > 0 ? "--count" : null));
     ReadyLine.Write(Console.Out);
-    var report = new RunReport(count, "confirm");
+    var report = new RunReport(count, "confirm") { HeapCheck = app.WantsHeapCheck(parsed) };
 
     // A stop ends the run between messages; the publishes in flight get 4 s more to be confirmed.
     using var abandon = new CancellationTokenSource();

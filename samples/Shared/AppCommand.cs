@@ -18,6 +18,7 @@ public sealed class AppCommand
     private Option<bool>? _describe;
     private Option<bool>? _warmupReport;
     private Option<bool>? _json;
+    private Option<bool>? _heapCheck;
 
     /// <summary>Creates the command with the shared options.</summary>
     /// <param name="name">The executable's name, as help prints it.</param>
@@ -54,6 +55,11 @@ public sealed class AppCommand
     /// <summary>Adds a non-negative integer option falling back to an environment variable, then to <paramref name="defaultValue"/>.</summary>
     public Option<int> AddCount(string name, string description, string environmentVariable, int defaultValue) =>
         AddParsed(name, description, environmentVariable, defaultValue, "a whole number of 0 or more",
+            text => (int.TryParse(text, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var value), value));
+
+    /// <summary>Adds a non-negative integer option falling back to an environment variable; <see langword="null"/> when neither is given.</summary>
+    public Option<int?> AddOptionalCount(string name, string description, string environmentVariable) =>
+        AddParsed<int?>(name, description, environmentVariable, null, "a whole number of 0 or more",
             text => (int.TryParse(text, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var value), value));
 
     /// <summary>
@@ -114,6 +120,24 @@ public sealed class AppCommand
         ArgumentNullException.ThrowIfNull(parsed);
         return parsed.GetValue(_warmupReport ?? throw new InvalidOperationException($"call {nameof(AddWarmupReport)} first"));
     }
+
+    /// <summary>Adds the hidden <c>--heap-check</c> flag: the report also gives the heap after full collections (<see cref="RunReport.HeapCheck"/>).</summary>
+    public void AddHeapCheck()
+    {
+        _heapCheck = new Option<bool>("--heap-check") { Hidden = true, Description = "Report the managed heap after a full collection once warm and at the end (soak runs)." };
+        _root.Options.Add(_heapCheck);
+    }
+
+    /// <summary><see langword="true"/> when <c>--heap-check</c> was given.</summary>
+    public bool WantsHeapCheck(ParseResult parsed)
+    {
+        ArgumentNullException.ThrowIfNull(parsed);
+        return _heapCheck is not null && parsed.GetValue(_heapCheck);
+    }
+
+    /// <summary>Adds <c>--liveness-port</c> and <c>--readiness-port</c> (see <see cref="ProbeOptions"/>).</summary>
+    /// <param name="readyWhen">When the app is ready, as help says it (e.g. "consuming").</param>
+    public ProbeOptions AddProbes(string readyWhen) => new(this, readyWhen);
 
     /// <summary>Adds <c>--json</c>: the run's report as one JSON object on stdout, the log on stderr (see <see cref="RunReport"/>).</summary>
     public void AddJsonReport() =>

@@ -12,14 +12,20 @@ namespace Prewire.Samples;
 /// latency's median and 99th percentile, bytes allocated per message once warm (the whole process,
 /// from the first tenth of the messages on), peak resident memory and start-up time. As a few
 /// lines, or with <c>--json</c> one JSON object on stdout. While it runs, a progress line on a
-/// terminal, elsewhere a log line every 5 seconds.
+/// terminal, elsewhere a log line every 5 seconds while messages come.
 /// </summary>
-public sealed class RunReport(int requested, string latencyName)
+/// <param name="requested">Messages the run is to do; <see langword="null"/> for a worker that runs until it is stopped.</param>
+/// <param name="latencyName">The latency's name in the report (<c>confirm</c>, <c>endToEnd</c>).</param>
+public sealed class RunReport(int? requested, string latencyName)
 {
+    // A worker has no tenth to warm up in: its allocations are counted from this many messages on.
+    private const int WorkerWarmup = 1_000;
+
     private long _started = Stopwatch.GetTimestamp();
     private TimeSpan _startup = StartupClock.Elapsed;
     private long _warmAllocated = -1;
-    private int _warmAt;
+    private long _warmAt;
+    private long _warmHeap = -1;
 
     /// <summary>Time since <see cref="Ready"/>.</summary>
     public TimeSpan Elapsed => Stopwatch.GetElapsedTime(_started);
@@ -31,30 +37,45 @@ public sealed class RunReport(int requested, string latencyName)
     public LatencyHistogram Latency { get; } = new();
 
     /// <summary>Called with the number of messages done after each one: the first tenth warms up, then allocations are counted.</summary>
-    public void Done(int done)
+    public void Done(long done)
     {
-        if (done != Math.Max(1, requested / 10) || Interlocked.CompareExchange(ref _warmAt, done, 0) != 0) return;
+        if (done != WarmAt || Interlocked.CompareExchange(ref _warmAt, done, 0) != 0) return;
         Volatile.Write(ref _warmAllocated, GC.GetTotalAllocatedBytes(precise: true));
+        if (HeapCheck) Volatile.Write(ref _warmHeap, HeapAfterFullCollection());
     }
+
+    /// <summary>
+    /// Also reports the managed heap after a full, compacting collection when warm and at the end
+    /// (<c>heapWarmBytes</c>, <c>heapEndBytes</c>): what a soak run compares. The collections pause the run; off by default.
+    /// </summary>
+    public bool HeapCheck { get; init; }
+
+    private long WarmAt => requested is { } count ? Math.Max(1, count / 10) : WorkerWarmup;
 
     /// <summary>
     /// Shows progress until <paramref name="stop"/> is cancelled: <paramref name="progress"/> says what
     /// is done, e.g. "1200 confirmed, 0 failed".
     /// </summary>
-    public async Task ShowProgressAsync(Func<(int Done, string Text)> progress, ILogger log, CancellationToken stop)
+    public async Task ShowProgressAsync(Func<(long Done, string Text)> progress, ILogger log, CancellationToken stop)
     {
         ArgumentNullException.ThrowIfNull(progress);
         ArgumentNullException.ThrowIfNull(log);
         var terminal = !Console.IsErrorRedirected;
-        using var timer = new PeriodicTimer(TimeSpan.FromMilliseconds(terminal ? 250 : 5_000));
+        var interval = TimeSpan.FromMilliseconds(terminal ? 250 : 5_000);
+        using var timer = new PeriodicTimer(interval);
+        var before = 0L;
         try
         {
             while (await timer.WaitForNextTickAsync(stop).ConfigureAwait(false))
             {
                 var (done, text) = progress();
-                var rate = done / Elapsed.TotalSeconds;
-                if (terminal) await Console.Error.WriteAsync(string.Create(CultureInfo.InvariantCulture, $"\r{done} of {requested}: {text}, {rate:0} msg/s   ")).ConfigureAwait(false);
-                else log.Information("{Done} of {Requested}: {Progress}, {Rate:0} msg/s", done, requested, text, rate);
+                // The rate over the last interval: a worker's average since it started says nothing after a day.
+                var rate = (done - before) / interval.TotalSeconds;
+                var of = requested is { } count ? string.Create(CultureInfo.InvariantCulture, $" of {count}") : "";
+                if (terminal) await Console.Error.WriteAsync(string.Create(CultureInfo.InvariantCulture, $"\r{done}{of}: {text}, {rate:0} msg/s   ")).ConfigureAwait(false);
+                // A line while messages come, not one every 5 s for weeks of an idle queue.
+                else if (done != before) log.Information("{Done}{Of:l}: {Progress}, {Rate:0} msg/s", done, of, text, rate);
+                before = done;
             }
         }
         catch (OperationCanceledException)
@@ -64,7 +85,7 @@ public sealed class RunReport(int requested, string latencyName)
     }
 
     /// <summary>Writes the report of <paramref name="done"/> messages with the app's own figures.</summary>
-    public void Write(TextWriter output, bool json, int done, params (string Name, object Value)[] figures)
+    public void Write(TextWriter output, bool json, long done, params (string Name, object Value)[] figures)
     {
         ArgumentNullException.ThrowIfNull(output);
         ArgumentNullException.ThrowIfNull(figures);
@@ -84,11 +105,21 @@ public sealed class RunReport(int requested, string latencyName)
             ("bytesPerMessage", bytesPerMessage is { } b ? Math.Round(b, 1) : null),
             ("peakRssMb", PeakRssMb()),
             ("startupMs", Math.Round(_startup.TotalMilliseconds, 1)),
+            .. HeapCheck ? [("heapWarmBytes", Volatile.Read(ref _warmHeap) is var warm and >= 0 ? warm : null), ("heapEndBytes", HeapAfterFullCollection())] : Array.Empty<(string, object?)>(),
             .. figures.Select(f => (f.Name, (object?)f.Value)),
         ];
         if (json) WriteJson(output, all);
         else foreach (var (name, value) in all) output.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  {name,-22} {value ?? "-"}"));
         output.Flush();
+    }
+
+    // Twice, with finalizers run between: what a finalizer frees is gone by the second.
+    private static long HeapAfterFullCollection()
+    {
+        GC.Collect(GC.MaxGeneration, GCCollectionMode.Forced, blocking: true, compacting: true);
+        GC.WaitForPendingFinalizers();
+        GC.Collect(GC.MaxGeneration, GCCollectionMode.Forced, blocking: true, compacting: true);
+        return GC.GetTotalMemory(forceFullCollection: false);
     }
 
     private static double? Ms(TimeSpan? latency) => latency is { } l ? Math.Round(l.TotalMilliseconds, 3) : null;

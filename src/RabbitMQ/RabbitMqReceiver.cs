@@ -19,10 +19,10 @@ public sealed class RabbitMqReceiver(BrokerConnection connection, Pipeline<Trans
 {
     private int _started;
     private int _taken;
-    private int _handled;
-    private int _deadLettered;
-    private int _duplicates;
-    private int _rejected;
+    private long _handled;
+    private long _deadLettered;
+    private long _duplicates;
+    private long _rejected;
     private int _inFlight;
     private int _closing;
 
@@ -34,20 +34,27 @@ public sealed class RabbitMqReceiver(BrokerConnection connection, Pipeline<Trans
     public Action<Exception>? ConnectionLost { get; init; }
 
     /// <summary>
+    /// Called with <see langword="true"/> once the broker accepted the consumer (again after each
+    /// reconnection), and with <see langword="false"/> when its channel is lost or the run stops.
+    /// </summary>
+    public Action<bool>? Consuming { get; init; }
+
+    /// <summary>
     /// Settles <paramref name="count"/> deliveries (<see cref="ReceiveResult.Settled"/>), or fewer when
     /// <paramref name="stopping"/> is cancelled first: then it takes no more, waits for those being
-    /// handled (up to <see cref="DrainTimeout"/>) and returns.
+    /// handled (up to <see cref="DrainTimeout"/>) and returns. Without a count it consumes until stopped.
     /// </summary>
-    /// <param name="count">Deliveries to settle; more are never handled, they stay in the queue.</param>
+    /// <param name="count">Deliveries to settle, more are never handled and stay in the queue; <see langword="null"/> for every delivery until <paramref name="stopping"/>.</param>
     /// <param name="prefetch">Unacknowledged deliveries the broker may send ahead (AMQP basic.qos); 0 for no limit.</param>
     /// <param name="stopping">Stops taking deliveries; the ones being handled still finish.</param>
     /// <exception cref="AmqpException">The connection was lost and could not be replaced.</exception>
-    public async Task<ReceiveResult> ReceiveAsync(int count, ushort prefetch, CancellationToken stopping)
+    public async Task<ReceiveResult> ReceiveAsync(int? count, ushort prefetch, CancellationToken stopping)
     {
         ArgumentNullException.ThrowIfNull(connection);
         if (Interlocked.Exchange(ref _started, 1) != 0) throw new InvalidOperationException("a receiver runs once");
         // Without a limit the broker pushes the whole queue to this channel; with a count, never more than it.
-        var limit = prefetch == 0 || prefetch > count ? (ushort)Math.Min(count, ushort.MaxValue) : prefetch;
+        var most = count ?? ushort.MaxValue;
+        var limit = prefetch == 0 || prefetch > most ? (ushort)Math.Min(most, ushort.MaxValue) : prefetch;
         var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var drained = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var reconnectsBefore = connection.Reconnects;
@@ -64,13 +71,16 @@ public sealed class RabbitMqReceiver(BrokerConnection connection, Pipeline<Trans
                 // Not cancelled by the stop: a stop that comes this early still ends in a normal return.
                 await session.Channel.BasicQosAsync(0, limit, global: false, CancellationToken.None).ConfigureAwait(false);
                 tag = await session.Channel.BasicConsumeAsync(session.Options.Queue, autoAck: false, consumer, CancellationToken.None).ConfigureAwait(false);
+                Consuming?.Invoke(true);
             }
             catch (OperationInterruptedException)
             {
                 // The channel closed: the session says why.
             }
 
-            if (await Task.WhenAny(done.Task, session.Closed).ConfigureAwait(false) == done.Task)
+            var stopped = await Task.WhenAny(done.Task, session.Closed).ConfigureAwait(false) == done.Task;
+            Consuming?.Invoke(false);
+            if (stopped)
             {
                 Volatile.Write(ref _closing, 1);
                 if (tag is not null && session.Channel.IsOpen)
@@ -107,11 +117,11 @@ public sealed class RabbitMqReceiver(BrokerConnection connection, Pipeline<Trans
     public ReceiveResult Progress =>
         new(Volatile.Read(ref _handled), Volatile.Read(ref _deadLettered), Volatile.Read(ref _duplicates), Volatile.Read(ref _rejected), 0);
 
-    private async Task OnDeliveryAsync(IChannel channel, BasicDeliverEventArgs delivery, int count, TaskCompletionSource done, TaskCompletionSource drained)
+    private async Task OnDeliveryAsync(IChannel channel, BasicDeliverEventArgs delivery, int? count, TaskCompletionSource done, TaskCompletionSource drained)
     {
         // Stopping: neither handled nor acknowledged, so the broker requeues it when the channel closes.
         if (done.Task.IsCompleted) return;
-        if (Interlocked.Increment(ref _taken) > count)
+        if (count is not null && Interlocked.Increment(ref _taken) > count)
         {
             // Past the count while others are still handled (--concurrency above 1): one of them may turn
             // out a duplicate and give its place back, and the delivery meant to fill it must not queue
@@ -130,6 +140,7 @@ public sealed class RabbitMqReceiver(BrokerConnection connection, Pipeline<Trans
                 ReceiveOutcome.DeadLettered => Interlocked.Increment(ref _deadLettered) + Volatile.Read(ref _handled),
                 _ => -1,
             };
+            if (count is null) return;
             if (settled < 0) Interlocked.Decrement(ref _taken);
             else if (settled >= count) done.TrySetResult();
         }

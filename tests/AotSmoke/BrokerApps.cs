@@ -20,6 +20,13 @@ internal sealed partial class BrokerApps(PublishedApps published, string rid, st
         return AppProcess.Start(build.ExecutablePath, ["--uri", broker, "--queue", queue, "--count", $"{count}", .. args], rid: rid);
     }
 
+    /// <summary>Starts <paramref name="app"/> without a count: the Consumer as a worker, running until it is stopped.</summary>
+    public async Task<AppProcess> StartWorkerAsync(App app, string queue, params string[] args)
+    {
+        var build = await published.GetSucceededAsync(app, rid);
+        return AppProcess.Start(build.ExecutablePath, ["--uri", broker, "--queue", queue, .. args], rid: rid);
+    }
+
     /// <summary>Waits for <paramref name="process"/> to exit with <paramref name="expected"/>; if it does not, says what it printed.</summary>
     public static async Task AssertExitsAsync(AppProcess process, int expected, TimeSpan timeout)
     {
@@ -57,6 +64,9 @@ internal sealed partial class BrokerApps(PublishedApps published, string rid, st
         return Number(Handled(), stdout, "acknowledged");
     }
 
+    /// <summary>The report of a Consumer that ran without a count: messages settled (handled or dead-lettered).</summary>
+    public static int AcknowledgedByWorker(string stdout) => Number(HandledByWorker(), stdout, "acknowledged");
+
     /// <summary>A figure of the Consumer's report: dead-lettered, duplicates or reconnects.</summary>
     public static int ConsumerReported(string stdout, string figure) => Number(Handled(), stdout, figure);
 
@@ -75,6 +85,9 @@ internal sealed partial class BrokerApps(PublishedApps published, string rid, st
             root.GetProperty("headers").EnumerateObject().ToDictionary(p => p.Name, p => p.Value.GetString()!));
     }
 
+    /// <summary>The messages ready in <paramref name="queue"/>, read by Debian's python3-pika from the queue itself.</summary>
+    public async Task<int> CountWithPikaAsync(string queue) => int.Parse((await Pika("count", queue)).Trim(), CultureInfo.InvariantCulture);
+
     /// <summary>Publishes one message to <paramref name="queue"/> with Debian's python3-pika.</summary>
     public Task PublishWithPikaAsync(string queue, byte[] body, string? messageId, params string[] headers) =>
         Pika(["publish", queue, Convert.ToHexString(body), messageId ?? "", .. headers]);
@@ -91,6 +104,9 @@ internal sealed partial class BrokerApps(PublishedApps published, string rid, st
 
     [GeneratedRegex(@"Handled and acknowledged (?<acknowledged>\d+) of (?<requested>\d+) messages .*; (?<deadLettered>\d+) dead-lettered, (?<duplicates>\d+) duplicates skipped, (?<reconnects>\d+) reconnects")]
     private static partial Regex Handled();
+
+    [GeneratedRegex(@"Handled and acknowledged (?<acknowledged>\d+) messages from .*; (?<deadLettered>\d+) dead-lettered, (?<duplicates>\d+) duplicates skipped, (?<reconnects>\d+) reconnects")]
+    private static partial Regex HandledByWorker();
 
     [GeneratedRegex(@"Published (?<confirmed>\d+) of \d+ messages to .*, each confirmed, .*; (?<republished>\d+) published again after (?<reconnects>\d+) reconnects")]
     private static partial Regex Published();

@@ -45,7 +45,8 @@ public sealed class PublishTests(PublishedApps published)
 
         await using var process = AppRuns.Start(app, result.ExecutablePath, rid, broker, out _);
         await process.WaitForReadyAsync(AppRuns.ReadyTimeout(rid));
-        if (app.IsWeb) process.Terminate();
+        // The web app and the Consumer (a worker: no --count) run until stopped.
+        if (app.RunsUntilStopped(broker is not null)) process.Terminate();
 
         Assert.Equal(0, await process.WaitForExitAsync(AppRuns.ExitTimeout(rid)));
         Assert.Equal("", process.Stderr);

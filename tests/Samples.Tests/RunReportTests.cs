@@ -49,4 +49,22 @@ public sealed class RunReportTests
         Assert.Contains(lines, l => l.Trim() is var t && t.StartsWith("confirmP99Ms", StringComparison.Ordinal) && t.EndsWith(" -", StringComparison.Ordinal));
         Assert.Contains(lines, l => l.Trim() is var t && t.StartsWith("reconnects", StringComparison.Ordinal) && t.EndsWith(" 2", StringComparison.Ordinal));
     }
+
+    [Fact]
+    public void A_worker_has_no_requested_count_and_a_heap_check_adds_the_two_heap_figures()
+    {
+        var report = new RunReport(requested: null, latencyName: "endToEnd") { HeapCheck = true };
+        for (var i = 1; i <= 1_500; i++) report.Done(i);
+        var output = new StringWriter();
+
+        report.Write(output, json: true, done: 1_500);
+
+        using var json = JsonDocument.Parse(output.ToString());
+        var root = json.RootElement;
+        Assert.Equal(JsonValueKind.Null, root.GetProperty("requested").ValueKind);
+        // Warm after 1,000 messages: the heap was measured then, and bytes per message are counted from there.
+        Assert.True(root.GetProperty("heapWarmBytes").GetInt64() > 0);
+        Assert.True(root.GetProperty("heapEndBytes").GetInt64() > 0);
+        Assert.Equal(JsonValueKind.Number, root.GetProperty("bytesPerMessage").ValueKind);
+    }
 }

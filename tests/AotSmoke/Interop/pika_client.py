@@ -6,6 +6,9 @@
   pika_client.py get URI QUEUE
       takes one message (acknowledged) and prints it as JSON: body_hex, message_id, content_type,
       headers (values as text); {"empty": true} when the queue has none
+  pika_client.py count URI QUEUE
+      prints the messages ready in QUEUE, read from the queue itself (a passive queue.declare):
+      exact, where rabbitmqctl list_queues lags for a quorum queue
 """
 import json
 import sys
@@ -33,6 +36,8 @@ def main(argv):
                 headers = {k: v.decode() if isinstance(v, bytes) else str(v) for k, v in (properties.headers or {}).items()}
                 print(json.dumps({"body_hex": body.hex(), "message_id": properties.message_id,
                                   "content_type": properties.content_type, "headers": headers}))
+        elif command == "count":
+            print(channel.queue_declare(queue, passive=True).method.message_count)
         else:
             sys.exit(f"unknown command {command}")
     finally:
