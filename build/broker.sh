@@ -13,6 +13,9 @@
 #                                     comma-separated (what --uri takes). Address one node with
 #                                     PREWIRE_BROKER_STATE=<state>/node-K build/broker.sh ctl|kill|revive
 #   build/broker.sh cluster-stop      stop them all
+#   build/broker.sh restart  restart one node the way the RabbitMQ cluster operator rolls a pod: wait
+#                            until its quorum queues can lose it, drain it (maintenance mode: clients
+#                            move, leaders move), stop it keeping its data, start it, revive it
 #
 # artifacts/broker/env holds RABBITMQ_URI and the node's settings; `source` it to talk to the node.
 # PREWIRE_BROKER_STATE=DIR keeps a node's data, logs and env there instead, so several nodes (the test
@@ -38,13 +41,23 @@ free_port() {
 load_env() {
   [[ -f "$envfile" ]] || { say "not started (no $envfile)"; return 1; }
   set -a; source "$envfile"; set +a
+  if [[ -z "${RABBITMQ_NODENAME:-}" ]]; then
+    # A cluster's env lists its nodes' URIs only: each node has its own folder and env.
+    local nodes; nodes=$(find "$state" -maxdepth 1 -name 'node-*' -type d | wc -l)
+    say "a cluster of $nodes runs in ${state#$root/}: address one node with PREWIRE_BROKER_STATE=$state/node-K (K = 1..$nodes), or stop it with cluster-stop"
+    return 1
+  fi
 }
 
 ctl() { load_env && rabbitmqctl -q -n "$RABBITMQ_NODENAME" "$@"; }
+upgrade() { load_env && rabbitmq-upgrade -q -n "$RABBITMQ_NODENAME" "$@"; }
 
 start() {
   command -v rabbitmq-server >/dev/null || { say "rabbitmq-server is not installed: run build/bootstrap.sh"; exit 1; }
-  if [[ -f "$envfile" ]] && ctl status >/dev/null 2>&1; then say "already running ($RABBITMQ_URI)"; return 0; fi
+  if [[ -f "$envfile" ]]; then
+    load_env || exit 1
+    if ctl status >/dev/null 2>&1; then say "already running ($RABBITMQ_URI)"; return 0; fi
+  fi
   stop_quietly
 
   rm -rf "$state"; mkdir -p "$state/mnesia" "$state/log"
@@ -133,6 +146,23 @@ stop_quietly() {
   rm -f "$envfile"
 }
 
+restart() {
+  load_env
+  local pid
+  # The operator's preStop hook, then the pod's stop: no quorum queue loses its majority, no client
+  # is cut off mid-publish by the node vanishing (drain closes their connections first).
+  # The node's process, found by its AMQP listener before the drain suspends it.
+  pid=$(ss -Hltnp "sport = :$RABBITMQ_NODE_PORT" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2) || true
+  upgrade await_online_quorum_plus_one -t 120 >/dev/null
+  upgrade drain >/dev/null 2>&1
+  rabbitmqctl -q -n "$RABBITMQ_NODENAME" stop >/dev/null
+  while [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+  say "stopped $RABBITMQ_NODENAME (drained, data kept)"
+  launch
+  # A node started again leaves maintenance by itself on recent versions; saying so costs nothing.
+  upgrade revive >/dev/null 2>&1
+}
+
 cluster() {
   local nodes=${1:-3} epmd uris=() first=""
   cluster_stop
@@ -166,12 +196,13 @@ cluster_stop() {
 
 case "${1:-}" in
   start) start ;;
-  stop) stop_quietly; say "stopped" ;;
+  stop) if [[ -f "$envfile" ]]; then load_env || exit 1; fi; stop_quietly; say "stopped" ;;
   status) ctl status >/dev/null ;;
   ctl) shift; ctl "$@" ;;
   kill) crash ;;
   revive) load_env; launch ;;
+  restart) restart ;;
   cluster) shift; cluster "$@" ;;
   cluster-stop) cluster_stop; say "cluster stopped" ;;
-  *) echo "usage: build/broker.sh start|stop|status|ctl ...|kill|revive|cluster [N]|cluster-stop" >&2; exit 2 ;;
+  *) echo "usage: build/broker.sh start|stop|status|ctl ...|kill|revive|restart|cluster [N]|cluster-stop" >&2; exit 2 ;;
 esac

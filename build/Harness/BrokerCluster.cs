@@ -36,6 +36,13 @@ public sealed class BrokerCluster : IAsyncDisposable
         if (exitCode != 0) throw new InvalidOperationException($"rabbitmqctl {string.Join(' ', args)} on node {node} failed ({exitCode}): {output}");
     }
 
+    /// <summary>Restarts node <paramref name="node"/> (1-based) the way the cluster operator rolls a pod: drained, stopped, started, revived (build/broker.sh restart).</summary>
+    public async Task RestartAsync(int node)
+    {
+        var (exitCode, output) = await RunAsync(Path.Combine(_stateDirectory, $"node-{node}"), "restart").ConfigureAwait(false);
+        if (exitCode != 0) throw new InvalidOperationException($"restarting node {node} failed ({exitCode}): {output}");
+    }
+
     public async ValueTask DisposeAsync() => await RunAsync(_stateDirectory, "cluster-stop").ConfigureAwait(false);
 
     private static Task<(int ExitCode, string Output)> RunAsync(string stateDirectory, params string[] args) =>

@@ -25,7 +25,11 @@ switch (args)
     case ["publish", .. var rids]:
         return await PublishAll.RunAsync(rids.Length == 0 ? [Repo.HostRid] : rids, Console.Out);
 
+    case ["rolling-restart", ..]:
+        var seconds = args.Length > 1 && int.TryParse(args[1], out var s) && s > 0 ? s : 60;
+        return await RollingRestartRun.RunAsync(TimeSpan.FromSeconds(seconds), Console.Out);
+
     default:
-        Console.Error.WriteLine("usage: Prewire.Harness demo [runs] | baseline [runs] | publish [rid...] | size [rid] | report [runs] | messaging [runs]");
+        Console.Error.WriteLine("usage: Prewire.Harness demo [runs] | baseline [runs] | publish [rid...] | size [rid] | report [runs] | messaging [runs] | rolling-restart [seconds]");
         return 2;
 }
