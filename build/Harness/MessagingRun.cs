@@ -15,20 +15,25 @@ public sealed record MessagingRun(string Client, JsonElement Publisher, JsonElem
     public static readonly string[] Header =
         ["client", "publisher start", "msgs/s", "confirm p99", "B/msg", "peak RSS", "consumer start", "msgs/s", "end-to-end p99", "B/msg", "peak RSS", "binaries"];
 
-    /// <summary>Publishes and consumes <paramref name="count"/> messages of <paramref name="size"/> body bytes (0: the text alone) through a queue of their own.</summary>
-    public static async Task<MessagingRun> RunAsync(string client, PublishResult publisher, PublishResult consumer, string broker, int count, int concurrency, int size = 0)
+    /// <summary>
+    /// Publishes and consumes <paramref name="count"/> messages of <paramref name="size"/> body bytes (0:
+    /// the text alone) through a queue of their own; <paramref name="both"/> are arguments both apps get
+    /// besides the common ones (e.g. <c>--heap-check</c>), each may run for <paramref name="timeout"/>
+    /// (default 3 minutes).
+    /// </summary>
+    public static async Task<MessagingRun> RunAsync(string client, PublishResult publisher, PublishResult consumer, string broker, int count, int concurrency, int size = 0, string[]? both = null, TimeSpan? timeout = null)
     {
         ArgumentNullException.ThrowIfNull(publisher);
         ArgumentNullException.ThrowIfNull(consumer);
         var rid = Repo.HostRid;
-        string[] common = ["--uri", broker, "--queue", $"prewire.demo.{Guid.NewGuid():N}", "--count", $"{count}", "--json"];
+        string[] common = ["--uri", broker, "--queue", $"prewire.demo.{Guid.NewGuid():N}", "--count", $"{count}", "--json", .. both ?? []];
         await using var consume = AppProcess.Start(consumer.ExecutablePath, common, rid: rid);
         await consume.WaitForReadyAsync(AppRuns.ReadyTimeout(rid)).ConfigureAwait(false);
         var started = System.Diagnostics.Stopwatch.StartNew();
         await using var publish = AppProcess.Start(publisher.ExecutablePath,
             [.. common, "--concurrency", $"{concurrency}", "--size", $"{size}", .. client == "AmqpPublisher" ? ["--amqp-publisher"] : Array.Empty<string>()], rid: rid);
-        var timeout = TimeSpan.FromMinutes(3);
-        if (await publish.WaitForExitAsync(timeout).ConfigureAwait(false) != 0 || await consume.WaitForExitAsync(timeout).ConfigureAwait(false) != 0)
+        var limit = timeout ?? TimeSpan.FromMinutes(3);
+        if (await publish.WaitForExitAsync(limit).ConfigureAwait(false) != 0 || await consume.WaitForExitAsync(limit).ConfigureAwait(false) != 0)
             throw new InvalidOperationException($"the {client} run failed:\n{publish.Stderr}\n{consume.Stderr}");
         return new MessagingRun(client, Report(publish.Stdout), Report(consume.Stdout), publisher.Size, consumer.Size, started.Elapsed);
     }

@@ -29,7 +29,11 @@ switch (args)
         var seconds = args.Length > 1 && int.TryParse(args[1], out var s) && s > 0 ? s : 60;
         return await RollingRestartRun.RunAsync(TimeSpan.FromSeconds(seconds), Console.Out);
 
+    case ["soak", ..]:
+        var soakCount = args.Length > 1 && int.TryParse(args[1], out var c) && c > 0 ? c : 1_000_000;
+        return await Soak.RunAsync(soakCount, BrokerNode.RequiredUri("soak"), Console.Out);
+
     default:
-        Console.Error.WriteLine("usage: Prewire.Harness demo [runs] | baseline [runs] | publish [rid...] | size [rid] | report [runs] | messaging [runs] | rolling-restart [seconds]");
+        Console.Error.WriteLine("usage: Prewire.Harness demo [runs] | baseline [runs] | publish [rid...] | size [rid] | report [runs] | messaging [runs] | rolling-restart [seconds] | soak [messages]");
         return 2;
 }

@@ -1,0 +1,50 @@
+using System.Globalization;
+using System.Text.Json;
+
+namespace Prewire.Harness;
+
+/// <summary>
+/// <c>benchmarks/soak.sh</c>: many messages Publisher → quorum queue → Consumer (NativeAOT, this host),
+/// once per Publisher client, both apps with <c>--heap-check</c>: the managed heap after a full
+/// collection once warm (a tenth of the run) and at its end. A heap that grows with the messages is a
+/// leak; the run fails when either app's grew by more than <see cref="MostGrowth"/>.
+/// </summary>
+public static class Soak
+{
+    /// <summary>What the heap may differ by between a tenth of the run and its end: a few KB, not per-message growth.</summary>
+    public const long MostGrowth = 16 * 1024;
+
+    public static async Task<int> RunAsync(int count, string broker, TextWriter output)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        var builds = new List<PublishResult>();
+        foreach (var app in new[] { App.Publisher, App.Consumer })
+        {
+            output.WriteLine($"soak: publishing {app} ({Repo.HostRid}, NativeAOT)...");
+            var published = await Publishing.PublishAsync(app, Repo.HostRid, PublishMode.Aot).ConfigureAwait(false);
+            if (!published.Succeeded) throw new InvalidOperationException($"publishing {app} failed:\n{published.Output}");
+            builds.Add(published);
+        }
+
+        var rows = new List<string[]>();
+        var grew = false;
+        foreach (var client in MessagingRun.Clients)
+        {
+            output.WriteLine($"soak: {count} messages with {client}...");
+            var run = await MessagingRun.RunAsync(client, builds[0], builds[1], broker, count, concurrency: 16, both: ["--heap-check"], timeout: TimeSpan.FromMinutes(20)).ConfigureAwait(false);
+            foreach (var (app, report) in new[] { ("Publisher", run.Publisher), ("Consumer", run.Consumer) })
+            {
+                var (warm, end) = (report.GetProperty("heapWarmBytes").GetInt64(), report.GetProperty("heapEndBytes").GetInt64());
+                grew |= end - warm > MostGrowth;
+                rows.Add([client, app, $"{report.GetProperty("messages").GetInt64():N0}", $"{warm:N0}", $"{end:N0}", $"{end - warm:+#,0;-#,0;0}",
+                    Figure(report, "bytesPerMessage", "0.0"), Figure(report, "peakRssMb", "0.0 'MB'"), Figure(report, "msgsPerSecond", "0")]);
+            }
+        }
+        Table.Write(output, ["client", "app", "messages", $"heap at {count / 10:N0} (B)", $"heap at {count:N0} (B)", "growth (B)", "B/msg", "peak RSS", "msgs/s"], rows);
+        output.WriteLine(grew ? $"soak: a heap grew by more than {MostGrowth:N0} B" : $"soak: no heap grew by more than {MostGrowth:N0} B");
+        return grew ? 1 : 0;
+    }
+
+    private static string Figure(JsonElement report, string name, string format) =>
+        report.GetProperty(name) is { ValueKind: JsonValueKind.Number } value ? value.GetDouble().ToString(format, CultureInfo.InvariantCulture) : "-";
+}
