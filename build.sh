@@ -11,6 +11,8 @@
 #   ./build.sh doctor    preflight: C toolchains (host and arm64 under qemu) and AOT packs per RID;
 #                        exits 1 when either RID is not ready
 #   ./build.sh bootstrap install what building and testing need (apt)
+#   ./build.sh deploy-check       validate deploy/ (Kubernetes manifests) with the Kubernetes schemas;
+#                        exits 1 naming each file, object and field that is wrong (needs node and npm)
 #   ./build.sh codegen [--check]  write src/Core/Framing/Methods from build/codegen/amqp_methods.py,
 #                        or (--check) fail naming each file that differs
 set -euo pipefail
@@ -34,6 +36,12 @@ case "$verb" in
   bootstrap) build/bootstrap.sh ;;
   doctor) build/doctor.sh ;;
   codegen) python3 build/codegen/amqp_methods.py "$@" ;;
+  deploy-check)
+    command -v npm >/dev/null || { echo "deploy-check: node and npm are needed (Node.js 20 or later)" >&2; exit 1; }
+    # The validators at the versions package-lock.json pins.
+    npm ci --prefix deploy/check --no-audit --no-fund --loglevel=error >/dev/null
+    node deploy/check/check.mjs deploy
+    ;;
   publish) harness publish "$@" ;;
   size) harness size "$@" ;;
   baseline)

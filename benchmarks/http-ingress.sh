@@ -29,8 +29,10 @@ echo "http-ingress: publishing HttpEndpoint (NativeAOT, then self-contained JIT)
 dotnet publish samples/HttpEndpoint -c Release -r linux-x64 -p:PublishAot=true -o "$out/aot" -nologo -v:q >/dev/null
 dotnet publish samples/HttpEndpoint -c Release -r linux-x64 -p:PublishAot=false --self-contained -o "$out/jit" -nologo -v:q >/dev/null
 dotnet publish benchmarks/Prewire.KestrelBaseline -c Release -r linux-x64 -o "$out/baseline" -nologo -v:q >/dev/null
-head -c 256 /dev/urandom >"$out/body-256"
-head -c 65536 /dev/urandom >"$out/body-65536"
+# A body file for every post-N scenario asked for (post-1048576 too: the endpoint's largest body).
+for scenario in ${SCENARIOS:-post-256 post-65536} post-65536; do
+  [[ $scenario == post-* ]] && head -c "${scenario#post-}" /dev/urandom >"$out/body-${scenario#post-}"
+done
 cat >"$out/post.lua" <<'EOF'
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/octet-stream"
