@@ -28,6 +28,9 @@ public sealed class RunReport(int? requested, string latencyName)
     private long _warmHeap = -1;
     private long _lastHeap = -1;
 
+    /// <summary>Bytes the process allocated so far; a test's own counter in unit tests.</summary>
+    internal Func<long> AllocatedBytes { get; init; } = static () => GC.GetTotalAllocatedBytes(precise: true);
+
     /// <summary>Time since <see cref="Ready"/>.</summary>
     public TimeSpan Elapsed => Stopwatch.GetElapsedTime(_started);
 
@@ -44,7 +47,7 @@ public sealed class RunReport(int? requested, string latencyName)
         // run the report, the final log and the closing connection would be in it (~380 KB here, whatever the count).
         if (HeapCheck && done == requested) Volatile.Write(ref _lastHeap, HeapAfterFullCollection());
         if (done != WarmAt || Interlocked.CompareExchange(ref _warmAt, done, 0) != 0) return;
-        Volatile.Write(ref _warmAllocated, GC.GetTotalAllocatedBytes(precise: true));
+        Volatile.Write(ref _warmAllocated, AllocatedBytes());
         if (HeapCheck) Volatile.Write(ref _warmHeap, HeapAfterFullCollection());
     }
 
@@ -98,7 +101,7 @@ public sealed class RunReport(int? requested, string latencyName)
         var warmAt = Volatile.Read(ref _warmAt);
         var warmAllocated = Volatile.Read(ref _warmAllocated);
         double? bytesPerMessage = warmAllocated < 0 || done <= warmAt ? null
-            : (double)(GC.GetTotalAllocatedBytes(precise: true) - warmAllocated) / (done - warmAt);
+            : (double)(AllocatedBytes() - warmAllocated) / (done - warmAt);
         (string Name, object? Value)[] all =
         [
             ("messages", done),
@@ -118,13 +121,18 @@ public sealed class RunReport(int? requested, string latencyName)
         output.Flush();
     }
 
-    // Twice, with finalizers run between: what a finalizer frees is gone by the second.
+    // Twice, with finalizers run between: what a finalizer frees is gone by the second. The live bytes
+    // are read from that collection's own record, not GC.GetTotalMemory: with other threads allocating
+    // (the client's loops) it also counts their allocation contexts, and read here it went negative.
     private static long HeapAfterFullCollection()
     {
         GC.Collect(GC.MaxGeneration, GCCollectionMode.Forced, blocking: true, compacting: true);
         GC.WaitForPendingFinalizers();
         GC.Collect(GC.MaxGeneration, GCCollectionMode.Forced, blocking: true, compacting: true);
-        return GC.GetTotalMemory(forceFullCollection: false);
+        var live = 0L;
+        foreach (var generation in GC.GetGCMemoryInfo(GCKind.FullBlocking).GenerationInfo)
+            live += generation.SizeAfterBytes - generation.FragmentationAfterBytes;
+        return live;
     }
 
     private static double? Ms(TimeSpan? latency) => latency is { } l ? Math.Round(l.TotalMilliseconds, 3) : null;

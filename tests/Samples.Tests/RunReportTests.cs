@@ -7,13 +7,17 @@ public sealed class RunReportTests
     [Fact]
     public void The_JSON_report_is_one_object_with_the_common_figures_then_the_apps_own()
     {
-        var report = new RunReport(requested: 100, latencyName: "confirm");
+        // 64 B per message on a counter of the test's own: the process's would count other tests too.
+        var allocated = 1_000L;
+        var report = new RunReport(requested: 100, latencyName: "confirm") { AllocatedBytes = () => allocated };
         for (var i = 1; i <= 100; i++)
         {
             report.Latency.Record(TimeSpan.FromMilliseconds(2));
+            allocated += 64;
             report.Done(i);
         }
         var output = new StringWriter();
+        var peakBefore = PeakRssMb();
 
         report.Write(output, json: true, done: 100, ("client", "AmqpPublisher"), ("refused", 0));
 
@@ -24,9 +28,14 @@ public sealed class RunReportTests
             root.EnumerateObject().Select(p => p.Name));
         Assert.Equal((100, "AmqpPublisher", 0), (root.GetProperty("messages").GetInt32(), root.GetProperty("client").GetString(), root.GetProperty("refused").GetInt32()));
         Assert.InRange(root.GetProperty("confirmP99Ms").GetDouble(), 2 * 0.97, 2 * 1.03);
-        Assert.True(root.GetProperty("peakRssMb").GetDouble() > 1);
-        Assert.True(root.GetProperty("bytesPerMessage").GetDouble() >= 0);
+        // VmHWM only grows: the report's reading lies between the test's two.
+        Assert.InRange(root.GetProperty("peakRssMb").GetDouble(), peakBefore, PeakRssMb());
+        // Warm after the first tenth (10 messages): 90 more at 64 B each.
+        Assert.Equal(64.0, root.GetProperty("bytesPerMessage").GetDouble());
     }
+
+    private static double PeakRssMb() =>
+        Math.Round(long.Parse(File.ReadLines("/proc/self/status").First(l => l.StartsWith("VmHWM:", StringComparison.Ordinal))[6..].Trim().TrimEnd('B', 'k').Trim(), System.Globalization.CultureInfo.InvariantCulture) / 1024.0, 1);
 
     [Fact]
     public void Without_messages_the_figures_that_need_them_are_null_not_made_up()
@@ -53,8 +62,13 @@ public sealed class RunReportTests
     [Fact]
     public void A_worker_has_no_requested_count_and_a_heap_check_adds_the_two_heap_figures()
     {
-        var report = new RunReport(requested: null, latencyName: "endToEnd") { HeapCheck = true };
-        for (var i = 1; i <= 1_500; i++) report.Done(i);
+        var allocated = 0L;
+        var report = new RunReport(requested: null, latencyName: "endToEnd") { HeapCheck = true, AllocatedBytes = () => allocated };
+        for (var i = 1; i <= 1_500; i++)
+        {
+            allocated += 40;
+            report.Done(i);
+        }
         var output = new StringWriter();
 
         report.Write(output, json: true, done: 1_500);
@@ -63,8 +77,24 @@ public sealed class RunReportTests
         var root = json.RootElement;
         Assert.Equal(JsonValueKind.Null, root.GetProperty("requested").ValueKind);
         // Warm after 1,000 messages: the heap was measured then, and bytes per message are counted from there.
-        Assert.True(root.GetProperty("heapWarmBytes").GetInt64() > 0);
+        Assert.True(root.GetProperty("heapWarmBytes").ValueKind == JsonValueKind.Number && root.GetProperty("heapWarmBytes").GetInt64() > 0, output.ToString());
         Assert.True(root.GetProperty("heapEndBytes").GetInt64() > 0);
-        Assert.Equal(JsonValueKind.Number, root.GetProperty("bytesPerMessage").ValueKind);
+        Assert.Equal(40.0, root.GetProperty("bytesPerMessage").GetDouble());
+    }
+
+    [Fact]
+    public void With_a_count_the_last_heap_is_taken_at_the_last_message_not_when_the_report_is_written()
+    {
+        var report = new RunReport(requested: 100, latencyName: "confirm") { HeapCheck = true };
+        for (var i = 1; i <= 100; i++) report.Done(i);
+        // Made after the last message and alive while the report is written: not in the run's heap.
+        var kept = new byte[128 * 1024 * 1024];
+        var output = new StringWriter();
+
+        report.Write(output, json: true, done: 100);
+
+        GC.KeepAlive(kept);
+        using var json = JsonDocument.Parse(output.ToString());
+        Assert.InRange(json.RootElement.GetProperty("heapEndBytes").GetInt64(), 1, kept.Length - 1);
     }
 }
