@@ -85,6 +85,16 @@ internal sealed partial class BrokerApps(PublishedApps published, string rid, st
             root.GetProperty("headers").EnumerateObject().ToDictionary(p => p.Name, p => p.Value.GetString()!));
     }
 
+    /// <summary>
+    /// The message ids the Consumer's handler wrote a line for (it runs with <c>--log-level Debug</c>):
+    /// what it handled, one entry per handling. Read from the handler's own output, not the app's counts.
+    /// </summary>
+    public static IReadOnlyList<string> HandledIds(string stdout) => [.. HandledLine().Matches(stdout).Select(m => m.Groups["id"].Value)];
+
+    /// <summary>Reads <paramref name="queue"/> and its dead-letter queue with pika: both must be empty.</summary>
+    public async Task AssertQueuesEmptyAsync(string queue) =>
+        Assert.Equal((0, 0), (await CountWithPikaAsync(queue), await CountWithPikaAsync($"{queue}.dead-letter")));
+
     /// <summary>The messages ready in <paramref name="queue"/>, read by Debian's python3-pika from the queue itself.</summary>
     public async Task<int> CountWithPikaAsync(string queue) => int.Parse((await Pika("count", queue)).Trim(), CultureInfo.InvariantCulture);
 
@@ -104,6 +114,9 @@ internal sealed partial class BrokerApps(PublishedApps published, string rid, st
 
     [GeneratedRegex(@"Handled and acknowledged (?<acknowledged>\d+) of (?<requested>\d+) messages .*; (?<deadLettered>\d+) dead-lettered, (?<duplicates>\d+) duplicates skipped, (?<reconnects>\d+) reconnects")]
     private static partial Regex Handled();
+
+    [GeneratedRegex(@"DBG\] Handled (?<id>[^:\s]*): ")]
+    private static partial Regex HandledLine();
 
     [GeneratedRegex(@"Handled and acknowledged (?<acknowledged>\d+) messages from .*; (?<deadLettered>\d+) dead-lettered, (?<duplicates>\d+) duplicates skipped, (?<reconnects>\d+) reconnects")]
     private static partial Regex HandledByWorker();

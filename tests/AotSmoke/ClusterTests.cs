@@ -30,7 +30,7 @@ public sealed class ClusterTests(PublishedApps published, OwnCluster own) : ICla
         const string rid = "linux-x64";
         var cluster = own.Cluster;
         var (apps, queue, count) = (new BrokerApps(published, rid, cluster.Uri), $"aotsmoke.cluster.{Guid.NewGuid():N}", 20_000);
-        await using var consume = await apps.StartAsync(App.Consumer, queue, count);
+        await using var consume = await apps.StartAsync(App.Consumer, queue, count, "--log-level", "Debug");
         await consume.WaitForReadyAsync(AppRuns.ReadyTimeout(rid));
         // At most 2,000 a second: the run lasts 10 s, so the node stops mid-run.
         await using var publish = await apps.StartAsync(App.Publisher, queue, count, ["--concurrency", "8", "--rate", "2000", .. Rids.ClientArguments(client)]);
@@ -55,6 +55,9 @@ public sealed class ClusterTests(PublishedApps published, OwnCluster own) : ICla
         Assert.Equal(count, BrokerApps.Confirmed(publish.Stdout));
         Assert.Equal(count, BrokerApps.Acknowledged(consume.Stdout, count));
         Assert.Equal("", consume.Stderr);
+        // Read back, not taken from the apps' counts: count distinct ids handled, both queues empty (pika).
+        Assert.Equal(count, BrokerApps.HandledIds(consume.Stdout).Distinct().Count());
+        await apps.AssertQueuesEmptyAsync(queue);
     }
 
     // How the apps print a node: without its credentials.

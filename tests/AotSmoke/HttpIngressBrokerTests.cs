@@ -88,7 +88,7 @@ public sealed class HttpIngressBrokerTests(PublishedApps published, OwnBroker br
         var apps = new BrokerApps(published, Repo.HostRid, broker.Node.Uri.ToString());
         var consumed = await apps.ConsumeAsync(queue, accepted.Count, "--log-level", "Debug");
         Assert.Equal(accepted.Count, BrokerApps.Acknowledged(consumed, accepted.Count));
-        var inQueue = consumed.Split('\n').Select(l => l.IndexOf("Handled ", StringComparison.Ordinal) is var at and >= 0 ? l[(at + 8)..].Split(':')[0] : null).OfType<string>().ToHashSet();
+        var inQueue = BrokerApps.HandledIds(consumed).ToHashSet();
         while (await apps.GetWithPikaAsync(queue) is { } extra) inQueue.Add(extra.MessageId!);
         Assert.DoesNotContain(accepted, id => !inQueue.Contains(id));
     }
