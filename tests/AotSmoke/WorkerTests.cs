@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
+using System.Text.RegularExpressions;
 using Prewire.Harness;
 
 namespace Prewire.AotSmoke;
@@ -11,7 +12,7 @@ namespace Prewire.AotSmoke;
 /// NativeAOT on each RID against a node of the class's own; what was consumed is read back from the
 /// queue by pika, not from the app.
 /// </summary>
-public sealed class WorkerTests(PublishedApps published, OwnBroker broker) : IClassFixture<OwnBroker>
+public sealed partial class WorkerTests(PublishedApps published, OwnBroker broker) : IClassFixture<OwnBroker>
 {
     public static TheoryData<string> EachRid => Rids.Each();
 
@@ -21,6 +22,7 @@ public sealed class WorkerTests(PublishedApps published, OwnBroker broker) : ICl
     {
         var (apps, queue, batch) = (new BrokerApps(published, rid, broker.Node.Uri.ToString()), $"aotsmoke.worker.{rid}.{Guid.NewGuid():N}", Rids.Scaled(rid, 2_000));
         var (live, ready) = (new IPEndPoint(IPAddress.Loopback, FreePort.Next()), new IPEndPoint(IPAddress.Loopback, FreePort.Next()));
+        var running = Stopwatch.StartNew();
         await using var worker = await apps.StartWorkerAsync(App.Consumer, queue, "--liveness-port", $"{live}", "--readiness-port", $"{ready}");
         await worker.WaitForReadyAsync(AppRuns.ReadyTimeout(rid));
         var waitLimit = AppRuns.ReadyTimeout(rid);
@@ -58,6 +60,10 @@ public sealed class WorkerTests(PublishedApps published, OwnBroker broker) : ICl
         Assert.Equal((0, 0), (await apps.CountWithPikaAsync(queue), await apps.CountWithPikaAsync($"{queue}.dead-letter")));
         Assert.Equal(2 * batch, BrokerApps.AcknowledgedByWorker(worker.Stdout));
         Assert.Equal("", worker.Stderr);
+        // Progress as a line every 5 s while messages came, never a line per message at the default level.
+        var progress = ProgressLine().Matches(worker.Stdout);
+        Assert.InRange(progress.Count, 1, (int)(running.Elapsed.TotalSeconds / 5) + 1);
+        Assert.DoesNotContain("Handled ", worker.Stdout.Replace("Handled and acknowledged", "", StringComparison.Ordinal), StringComparison.Ordinal);
     }
 
     [Theory]
@@ -74,6 +80,9 @@ public sealed class WorkerTests(PublishedApps published, OwnBroker broker) : ICl
         Assert.Single(worker.Stderr.Trim().Split('\n'));
         Assert.DoesNotContain("ready in", worker.Stdout, StringComparison.Ordinal);
     }
+
+    [GeneratedRegex(@"INF\] \d+: \d+ dead-lettered, \d+ duplicates skipped, \d+ msg/s")]
+    private static partial Regex ProgressLine();
 
     private static async Task<bool> AcceptsAsync(IPEndPoint endpoint)
     {
