@@ -78,7 +78,8 @@ public sealed class BadInputTests(PublishedApps published)
     {
         var queue = $"aotsmoke.badinput.{rid}.{Guid.NewGuid():N}";
         var result = await published.GetSucceededAsync(App.Named(appName), rid);
-        await using (var classic = AppProcess.Start(result.ExecutablePath, ["--uri", TestBroker.Uri.ToString(), "--queue", queue, "--queue-type", "classic"], rid: rid))
+        // --count 0: declare the topology, then exit once ready (without a count the Consumer is a worker).
+        await using (var classic = AppProcess.Start(result.ExecutablePath, ["--uri", TestBroker.Uri.ToString(), "--queue", queue, "--queue-type", "classic", "--count", "0"], rid: rid))
             Assert.Equal(0, await classic.WaitForExitAsync(AppRuns.ReadyTimeout(rid)));
         await AssertFailsAsync(appName, rid, 1, $"refused the topology of queue '{queue}', which exists with other settings", "--uri", TestBroker.Uri.ToString(), "--queue", queue);
     }
