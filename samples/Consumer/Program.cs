@@ -39,7 +39,10 @@ return app.Run(args, async (parsed, log, cancellationToken) =>
     if (app.Describe(parsed, pipeline)) return ExitCodes.Success;
 
     var connecting = BrokerOptions.Connecting(options, log, neededBy: count > 0 ? "--count" : null);
-    await using var connection = connecting is null ? null : await BrokerOptions.ConnectAsync(connecting, log, cancellationToken);
+    // A worker waits for its broker however long it is away (not ready meanwhile): exiting would only have
+    // the orchestrator restart it with a growing back-off. A batch run gives up and says so.
+    var reconnect = count is null ? new ReconnectPolicy { GiveUpAfter = Timeout.InfiniteTimeSpan } : null;
+    await using var connection = connecting is null ? null : await BrokerOptions.ConnectAsync(connecting, log, cancellationToken, reconnect);
     if (connection is not null) deadLetters.Attach(connection);
     using var probes = probeOptions.Open(parsed);
     ReadyLine.Write(Console.Out);

@@ -10,7 +10,8 @@ namespace Prewire.Samples;
 /// </summary>
 internal sealed class ProbePort(IPEndPoint endpoint, string name) : IDisposable
 {
-    // Enough for a few probes at once; a wedged app fills it with the third and fails the rest.
+    // Enough for a few probes at once; seen here, a listener that accepts nothing lets three through and
+    // times the rest out, so a wedged app fails its probes instead of the kernel answering for it.
     private const int Backlog = 2;
 
     private readonly Lock _gate = new();
@@ -24,8 +25,6 @@ internal sealed class ProbePort(IPEndPoint endpoint, string name) : IDisposable
         port.SetOpen(true);
         return port;
     }
-
-    public IPEndPoint Endpoint => endpoint;
 
     /// <summary>Opens (listens) or closes the port; the same state again does nothing.</summary>
     /// <exception cref="AppException">The port could not be listened on.</exception>

@@ -36,6 +36,9 @@ public sealed partial class WorkerTests(PublishedApps published, OwnBroker broke
         try
         {
             await WaitUntilAsync(() => AcceptsAsync(ready), false, waitLimit, "readiness port still open with the broker stopped");
+            // Away longer than a batch run waits (20 s): a worker keeps trying, alive and not ready.
+            await Task.Delay(TimeSpan.FromSeconds(25), TestContext.Current.CancellationToken);
+            Assert.False(await AcceptsAsync(ready), "readiness port open with the broker stopped");
             Assert.True(await AcceptsAsync(live), "liveness port closed while the broker was away");
             Assert.False(worker.HasExited, worker.Stderr);
         }
