@@ -50,7 +50,8 @@ public sealed record MessagingRun(string Client, JsonElement Publisher, JsonElem
         $"{Table.Mb(PublisherSize)} + {Table.Mb(ConsumerSize)}",
     ];
 
-    private static string Number(JsonElement report, string name, string format) =>
+    /// <summary>A figure of a report formatted, or "-" when it has none.</summary>
+    public static string Number(JsonElement report, string name, string format) =>
         report.GetProperty(name) is { ValueKind: JsonValueKind.Number } value ? value.GetDouble().ToString(format, CultureInfo.InvariantCulture) : "-";
 
     private static string Ms(JsonElement report, string name) =>

@@ -1,7 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
 using System.Net;
-using System.Net.Sockets;
 using System.Text.RegularExpressions;
 
 namespace Prewire.Harness;
@@ -92,8 +91,7 @@ public static partial class RollingRestart
             await Task.Delay(500, cancellationToken).ConfigureAwait(false);
     }
 
-    private static async Task<int> CountAsync(BrokerCluster cluster, string queue) =>
-        int.Parse((await Tool.RunCheckedAsync("/usr/bin/python3", [Path.Combine(Repo.Root, "tests", "AotSmoke", "Interop", "pika_client.py"), "count", cluster.Uris[0], queue], Repo.Root).ConfigureAwait(false)).Trim(), CultureInfo.InvariantCulture);
+    private static Task<int> CountAsync(BrokerCluster cluster, string queue) => Pika.CountAsync(cluster.Uris[0], queue);
 
     private static (double, double) Percentiles(IEnumerable<(double StartedSeconds, double Ms)> latencies)
     {
@@ -154,18 +152,13 @@ public static partial class RollingRestart
 
         private async Task<bool> IsReadyAsync(CancellationToken cancellationToken)
         {
+            if (address is null) return await PortProbe.AcceptsAsync(readiness!, cancellationToken).ConfigureAwait(false);
             try
             {
-                if (address is not null)
-                {
-                    using var response = await _probe.GetAsync(new Uri(address, "health/ready"), cancellationToken).ConfigureAwait(false);
-                    return response.StatusCode == HttpStatusCode.OK;
-                }
-                using var socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
-                await socket.ConnectAsync(readiness!, cancellationToken).ConfigureAwait(false);
-                return true;
+                using var response = await _probe.GetAsync(new Uri(address, "health/ready"), cancellationToken).ConfigureAwait(false);
+                return response.StatusCode == HttpStatusCode.OK;
             }
-            catch (Exception e) when (e is HttpRequestException or SocketException or TaskCanceledException)
+            catch (Exception e) when (e is HttpRequestException or TaskCanceledException)
             {
                 return false;
             }

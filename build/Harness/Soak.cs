@@ -1,6 +1,3 @@
-using System.Globalization;
-using System.Text.Json;
-
 namespace Prewire.Harness;
 
 /// <summary>
@@ -37,14 +34,11 @@ public static class Soak
                 var (warm, end) = (report.GetProperty("heapWarmBytes").GetInt64(), report.GetProperty("heapEndBytes").GetInt64());
                 grew |= end - warm > MostGrowth;
                 rows.Add([client, app, $"{report.GetProperty("messages").GetInt64():N0}", $"{warm:N0}", $"{end:N0}", $"{end - warm:+#,0;-#,0;0}",
-                    Figure(report, "bytesPerMessage", "0.0"), Figure(report, "peakRssMb", "0.0 'MB'"), Figure(report, "msgsPerSecond", "0")]);
+                    MessagingRun.Number(report, "bytesPerMessage", "0.0"), MessagingRun.Number(report, "peakRssMb", "0.0 'MB'"), MessagingRun.Number(report, "msgsPerSecond", "0")]);
             }
         }
         Table.Write(output, ["client", "app", "messages", $"heap at {count / 10:N0} (B)", $"heap at {count:N0} (B)", "growth (B)", "B/msg", "peak RSS", "msgs/s"], rows);
         output.WriteLine(grew ? $"soak: a heap grew by more than {MostGrowth:N0} B" : $"soak: no heap grew by more than {MostGrowth:N0} B");
         return grew ? 1 : 0;
     }
-
-    private static string Figure(JsonElement report, string name, string format) =>
-        report.GetProperty(name) is { ValueKind: JsonValueKind.Number } value ? value.GetDouble().ToString(format, CultureInfo.InvariantCulture) : "-";
 }

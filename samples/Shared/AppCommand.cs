@@ -54,13 +54,16 @@ public sealed class AppCommand
 
     /// <summary>Adds a non-negative integer option falling back to an environment variable, then to <paramref name="defaultValue"/>.</summary>
     public Option<int> AddCount(string name, string description, string environmentVariable, int defaultValue) =>
-        AddParsed(name, description, environmentVariable, defaultValue, "a whole number of 0 or more",
-            text => (int.TryParse(text, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var value), value));
+        AddParsed(name, description, environmentVariable, defaultValue, CountExpected, ParseCount);
 
     /// <summary>Adds a non-negative integer option falling back to an environment variable; <see langword="null"/> when neither is given.</summary>
     public Option<int?> AddOptionalCount(string name, string description, string environmentVariable) =>
-        AddParsed<int?>(name, description, environmentVariable, null, "a whole number of 0 or more",
-            text => (int.TryParse(text, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var value), value));
+        AddParsed<int?>(name, description, environmentVariable, null, CountExpected, text => ParseCount(text) is (true, var count) ? (true, count) : (false, null));
+
+    private const string CountExpected = "a whole number of 0 or more";
+
+    private static (bool Ok, int Value) ParseCount(string text) =>
+        (int.TryParse(text, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var value), value);
 
     /// <summary>
     /// Adds an option that <paramref name="parse"/> reads from the flag or, without it, from

@@ -46,7 +46,7 @@ public sealed class RunReport(int? requested, string latencyName)
         // The last message's heap is taken while the run's state is still what it was when warm: after the
         // run the report, the final log and the closing connection would be in it (~380 KB here, whatever the count).
         if (HeapCheck && done == requested) Volatile.Write(ref _lastHeap, HeapAfterFullCollection());
-        if (done != WarmAt || Interlocked.CompareExchange(ref _warmAt, done, 0) != 0) return;
+        if (done != _warmAtMessage || Interlocked.CompareExchange(ref _warmAt, done, 0) != 0) return;
         Volatile.Write(ref _warmAllocated, AllocatedBytes());
         if (HeapCheck) Volatile.Write(ref _warmHeap, HeapAfterFullCollection());
     }
@@ -58,7 +58,7 @@ public sealed class RunReport(int? requested, string latencyName)
     /// </summary>
     public bool HeapCheck { get; init; }
 
-    private long WarmAt => requested is { } count ? Math.Max(1, count / 10) : WorkerWarmup;
+    private readonly long _warmAtMessage = requested is { } count ? Math.Max(1, count / 10) : WorkerWarmup;
 
     /// <summary>
     /// Shows progress until <paramref name="stop"/> is cancelled: <paramref name="progress"/> says what

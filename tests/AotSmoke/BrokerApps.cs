@@ -96,14 +96,13 @@ internal sealed partial class BrokerApps(PublishedApps published, string rid, st
         Assert.Equal((0, 0), (await CountWithPikaAsync(queue), await CountWithPikaAsync($"{queue}.dead-letter")));
 
     /// <summary>The messages ready in <paramref name="queue"/>, read by Debian's python3-pika from the queue itself.</summary>
-    public async Task<int> CountWithPikaAsync(string queue) => int.Parse((await Pika("count", queue)).Trim(), CultureInfo.InvariantCulture);
+    public Task<int> CountWithPikaAsync(string queue) => Harness.Pika.CountAsync(broker.Split(',')[0], queue);
 
     /// <summary>Publishes one message to <paramref name="queue"/> with Debian's python3-pika.</summary>
     public Task PublishWithPikaAsync(string queue, byte[] body, string? messageId, params string[] headers) =>
-        Pika(["publish", queue, Convert.ToHexString(body), messageId ?? "", .. headers]);
+        Pika("publish", [queue, Convert.ToHexString(body), messageId ?? "", .. headers]);
 
-    private Task<string> Pika(params string[] args) =>
-        Tool.RunCheckedAsync("/usr/bin/python3", [Path.Combine(Repo.Root, "tests", "AotSmoke", "Interop", "pika_client.py"), args[0], broker.Split(',')[0], .. args[1..]], Repo.Root);
+    private Task<string> Pika(string command, params string[] args) => Harness.Pika.RunAsync(broker.Split(',')[0], command, args);
 
     private static int Number(Regex report, string stdout, string group)
     {

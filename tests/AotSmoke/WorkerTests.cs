@@ -87,20 +87,7 @@ public sealed partial class WorkerTests(PublishedApps published, OwnBroker broke
     [GeneratedRegex(@"INF\] \d+: \d+ dead-lettered, \d+ duplicates skipped, \d+ msg/s")]
     private static partial Regex ProgressLine();
 
-    private static async Task<bool> AcceptsAsync(IPEndPoint endpoint)
-    {
-        using var client = new TcpClient();
-        try
-        {
-            using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(2));
-            await client.ConnectAsync(endpoint, timeout.Token);
-            return true;
-        }
-        catch (Exception e) when (e is SocketException or OperationCanceledException)
-        {
-            return false;
-        }
-    }
+    private static Task<bool> AcceptsAsync(IPEndPoint endpoint) => PortProbe.AcceptsAsync(endpoint, TestContext.Current.CancellationToken);
 
     private static async Task WaitUntilAsync(Func<Task<bool>> check, bool expected, TimeSpan timeout, string failure)
     {
