@@ -4,6 +4,8 @@ using Prewire.Samples.Messaging;
 
 namespace Prewire.Samples;
 
+// Alone: the allocation figure is the process's, so a test class running beside it would be counted too.
+[Collection(nameof(WarmupReportTests))]
 public sealed class WarmupReportTests
 {
     [Fact]
@@ -48,3 +50,6 @@ public sealed class WarmupReportTests
         return (handled, JsonDocument.Parse(line));
     }
 }
+
+[CollectionDefinition(nameof(WarmupReportTests), DisableParallelization = true)]
+public sealed class WarmupReportCollection;
