@@ -1,5 +1,5 @@
 using System.Globalization;
-using Prewire.Harness.Containers;
+using Prewire.Images;
 
 namespace Prewire.Harness;
 

@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
 using System.Text.RegularExpressions;
-using Prewire.Harness;
+using Prewire.Testing;
 
 namespace Prewire.AotSmoke;
 
@@ -96,13 +96,13 @@ internal sealed partial class BrokerApps(PublishedApps published, string rid, st
         Assert.Equal((0, 0), (await CountWithPikaAsync(queue), await CountWithPikaAsync($"{queue}.dead-letter")));
 
     /// <summary>The messages ready in <paramref name="queue"/>, read by Debian's python3-pika from the queue itself.</summary>
-    public Task<int> CountWithPikaAsync(string queue) => Harness.Pika.CountAsync(broker.Split(',')[0], queue);
+    public Task<int> CountWithPikaAsync(string queue) => Testing.Pika.CountAsync(broker.Split(',')[0], queue);
 
     /// <summary>Publishes one message to <paramref name="queue"/> with Debian's python3-pika.</summary>
     public Task PublishWithPikaAsync(string queue, byte[] body, string? messageId, params string[] headers) =>
         Pika("publish", [queue, Convert.ToHexString(body), messageId ?? "", .. headers]);
 
-    private Task<string> Pika(string command, params string[] args) => Harness.Pika.RunAsync(broker.Split(',')[0], command, args);
+    private Task<string> Pika(string command, params string[] args) => Testing.Pika.RunAsync(broker.Split(',')[0], command, args);
 
     private static int Number(Regex report, string stdout, string group)
     {

@@ -1,6 +1,6 @@
 using System.Globalization;
 using System.Text.RegularExpressions;
-using Prewire.Harness;
+using Prewire.Testing;
 
 namespace Prewire.AotSmoke;
 

@@ -1,4 +1,4 @@
-using Prewire.Harness;
+using Prewire.Testing;
 
 namespace Prewire.AotSmoke;
 
@@ -60,6 +60,10 @@ public sealed class ClusterTests(PublishedApps published, OwnCluster own) : ICla
         await apps.AssertQueuesEmptyAsync(queue);
     }
 
-    // How the apps print a node: without its credentials.
-    private static string Redacted(string uri) => Prewire.Amqp.AmqpUri.Parse(uri).ToString();
+    // How the apps print a node: without its credentials (the test's own spelling, not the apps' parser).
+    private static string Redacted(string uri)
+    {
+        var node = new Uri(uri);
+        return $"{node.Scheme}://{node.Host}:{node.Port}{node.AbsolutePath}";
+    }
 }

@@ -1,6 +1,6 @@
 using System.Collections.Concurrent;
-using Prewire.Harness;
-using Prewire.Harness.Containers;
+using Prewire.Testing;
+using Prewire.Images;
 
 [assembly: AssemblyFixture(typeof(Prewire.AotSmoke.ContainerImages))]
 

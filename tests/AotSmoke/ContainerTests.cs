@@ -1,6 +1,6 @@
 using System.Net;
-using Prewire.Harness;
-using Prewire.Harness.Containers;
+using Prewire.Testing;
+using Prewire.Images;
 
 namespace Prewire.AotSmoke;
 

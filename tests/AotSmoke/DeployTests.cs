@@ -1,5 +1,5 @@
 using System.Text.RegularExpressions;
-using Prewire.Harness;
+using Prewire.Testing;
 
 namespace Prewire.AotSmoke;
 

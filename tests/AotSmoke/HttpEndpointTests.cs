@@ -1,6 +1,6 @@
 using System.Diagnostics;
 using System.Net;
-using Prewire.Harness;
+using Prewire.Testing;
 
 namespace Prewire.AotSmoke;
 

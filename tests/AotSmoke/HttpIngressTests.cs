@@ -3,7 +3,7 @@ using System.Net.Http.Headers;
 using System.Net.Sockets;
 using System.Text;
 using System.Text.Json;
-using Prewire.Harness;
+using Prewire.Testing;
 
 namespace Prewire.AotSmoke;
 

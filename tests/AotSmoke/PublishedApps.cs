@@ -1,5 +1,5 @@
 using System.Collections.Concurrent;
-using Prewire.Harness;
+using Prewire.Testing;
 
 [assembly: AssemblyFixture(typeof(Prewire.AotSmoke.PublishedApps))]
 // Publishes and runs linux-x64/linux-arm64 binaries.

@@ -1,5 +1,5 @@
 using System.Diagnostics;
-using Prewire.Harness;
+using Prewire.Testing;
 
 namespace Prewire.AotSmoke;
 

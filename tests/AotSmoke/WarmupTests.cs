@@ -1,5 +1,5 @@
 using System.Globalization;
-using Prewire.Harness;
+using Prewire.Testing;
 
 namespace Prewire.AotSmoke;
 

@@ -2,7 +2,7 @@ using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
 using System.Text.RegularExpressions;
-using Prewire.Harness;
+using Prewire.Testing;
 
 namespace Prewire.AotSmoke;
 

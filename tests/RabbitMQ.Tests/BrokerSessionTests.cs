@@ -1,5 +1,5 @@
 using Prewire.Amqp;
-using Prewire.Harness;
+using Prewire.Testing;
 using RabbitMQ.Client;
 
 namespace Prewire.RabbitMQ;
@@ -11,7 +11,7 @@ public sealed class BrokerSessionTests
     public async Task A_publish_awaiting_its_confirm_fails_as_a_lost_connection_when_the_session_is_disposed_under_it()
     {
         var ct = TestContext.Current.CancellationToken;
-        using var relay = new TcpRelay(TestBroker.AmqpUri.Port);
+        using var relay = new TcpRelay(TestBroker.Uri.Port);
         var queue = $"prewire.rabbitmq-tests.{Guid.NewGuid():N}";
         var session = await OpenThroughAsync(relay, queue, Timeout.InfiniteTimeSpan, ct);
 
@@ -36,7 +36,7 @@ public sealed class BrokerSessionTests
     public async Task A_publish_whose_confirm_is_overdue_fails_as_a_lost_connection_and_the_session_is_closed()
     {
         var ct = TestContext.Current.CancellationToken;
-        using var relay = new TcpRelay(TestBroker.AmqpUri.Port);
+        using var relay = new TcpRelay(TestBroker.Uri.Port);
         var queue = $"prewire.rabbitmq-tests.{Guid.NewGuid():N}";
         var session = await OpenThroughAsync(relay, queue, TimeSpan.FromSeconds(1), ct);
         await session.PublishAsync("", queue, mandatory: true, new BasicProperties { MessageId = "m-1" }, "m"u8.ToArray(), deadLetter: false, ct);

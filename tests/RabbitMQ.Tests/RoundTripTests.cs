@@ -1,4 +1,5 @@
 using System.Text;
+using Prewire.Amqp;
 using Prewire.Messaging;
 using Prewire.Pipeline;
 using RabbitMQ.Client;
@@ -101,7 +102,7 @@ public sealed class RoundTripTests
     }
 
     internal static Task<BrokerConnection> ConnectAsync(string queue, string clientName = "prewire-rabbitmq-tests") =>
-        BrokerConnection.OpenAsync(new BrokerSessionOptions { Endpoints = [TestBroker.AmqpUri], Queue = queue, ClientName = clientName, Confirms = true },
+        BrokerConnection.OpenAsync(new BrokerSessionOptions { Endpoints = [AmqpUri.Parse(TestBroker.Uri.OriginalString)], Queue = queue, ClientName = clientName, Confirms = true },
             new ReconnectPolicy(), TestContext.Current.CancellationToken);
 
     // Dead-lettering by the broker happens just after the reject is acknowledged.

@@ -1,4 +1,4 @@
-using Prewire.Harness;
+using Prewire.Testing;
 
 [assembly: AssemblyFixture(typeof(Prewire.TestBroker))]
 
@@ -15,9 +15,6 @@ public sealed class TestBroker : IAsyncDisposable
         BrokerNode.Start(Path.Combine(Repo.Artifacts, "test-broker", typeof(TestBroker).Assembly.GetName().Name!)));
 
     public static Uri Uri => _node.Value.Uri;
-
-    /// <summary><see cref="Uri"/> for Prewire's own client.</summary>
-    public static Prewire.Amqp.AmqpUri AmqpUri => Prewire.Amqp.AmqpUri.Parse(Uri.OriginalString);
 
     /// <summary>rabbitmqctl against the test node.</summary>
     public static Task CtlAsync(params string[] args) => _node.Value.CtlAsync(args);

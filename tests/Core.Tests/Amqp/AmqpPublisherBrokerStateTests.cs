@@ -12,7 +12,7 @@ public sealed class BrokerStateTests;
 [Collection(nameof(BrokerStateTests))]
 public sealed class AmqpPublisherBrokerStateTests
 {
-    private static AmqpPublisherOptions Options() => new() { Uri = TestBroker.AmqpUri, ClientName = "prewire-tests" };
+    private static AmqpPublisherOptions Options() => new() { Uri = AmqpUri.Parse(TestBroker.Uri.OriginalString), ClientName = "prewire-tests" };
 
     [Fact]
     public async Task While_the_broker_blocks_publishing_publishes_wait_then_proceed()

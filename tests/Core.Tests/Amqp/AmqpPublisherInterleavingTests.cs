@@ -1,6 +1,6 @@
 using System.Buffers;
 using Prewire.Framing;
-using Prewire.Harness;
+using Prewire.Testing;
 
 namespace Prewire.Amqp;
 
@@ -14,7 +14,7 @@ public sealed class AmqpPublisherInterleavingTests
     public async Task Other_channels_frames_go_between_a_large_bodys_frames_and_no_channel_ever_mixes_two_contents()
     {
         var ct = TestContext.Current.CancellationToken;
-        using var relay = new TcpRelay(TestBroker.AmqpUri.Port);
+        using var relay = new TcpRelay(TestBroker.Uri.Port);
         var uri = AmqpUri.Parse($"amqp://guest:guest@127.0.0.1:{relay.Port}/");
         await using (var publisher = await AmqpPublisher.ConnectAsync(new AmqpPublisherOptions { Uri = uri, ClientName = "prewire-tests", Channels = 4 }, ct))
         {

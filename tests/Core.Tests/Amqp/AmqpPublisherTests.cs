@@ -5,7 +5,7 @@ namespace Prewire.Amqp;
 /// <summary>Our publisher against the real broker; RabbitMQ.Client consumes and compares.</summary>
 public sealed class AmqpPublisherTests
 {
-    private static AmqpPublisherOptions Options(AmqpUri? uri = null, int channels = 1) => new() { Uri = uri ?? TestBroker.AmqpUri, ClientName = "prewire-tests", Channels = channels };
+    private static AmqpPublisherOptions Options(AmqpUri? uri = null, int channels = 1) => new() { Uri = uri ?? AmqpUri.Parse(TestBroker.Uri.OriginalString), ClientName = "prewire-tests", Channels = channels };
 
     [Theory]
     [InlineData(1)]
@@ -142,7 +142,7 @@ public sealed class AmqpPublisherTests
     [Fact]
     public async Task An_unreachable_broker_names_the_endpoint()
     {
-        var free = Prewire.Harness.FreePort.Next();
+        var free = Prewire.Testing.FreePort.Next();
         var e = await Assert.ThrowsAsync<IOException>(() => AmqpPublisher.ConnectAsync(Options(AmqpUri.Parse($"amqp://guest:secret@127.0.0.1:{free}/")), TestContext.Current.CancellationToken));
         Assert.StartsWith($"cannot connect to 127.0.0.1:{free}", e.Message, StringComparison.Ordinal);
         Assert.DoesNotContain("secret", e.Message, StringComparison.Ordinal);

@@ -18,7 +18,7 @@ public sealed class AmqpPublisherDispatchTests
         await using var channel = await official.CreateChannelAsync(cancellationToken: ct);
         await channel.QueueDeclareAsync(queue, durable: false, exclusive: false, autoDelete: false, cancellationToken: ct);
         await using var dispatch = new AmqpPublisherDispatch();
-        await dispatch.ConnectAsync(new AmqpPublisherOptions { Uri = TestBroker.AmqpUri, ClientName = "prewire-tests" }, ct);
+        await dispatch.ConnectAsync(new AmqpPublisherOptions { Uri = AmqpUri.Parse(TestBroker.Uri.OriginalString), ClientName = "prewire-tests" }, ct);
         var pipeline = new PipelineBuilder().Register("dispatch", dispatch, "publishes").Build<DispatchContext>();
 
         // One after another: each publish reuses the last one's pooled properties and bytes. An id given

@@ -1,0 +1,151 @@
+using System.Diagnostics;
+using System.Text;
+using Prewire.Samples;
+
+namespace Prewire.Testing;
+
+/// <summary>
+/// A running app binary: its output, the time from spawn to its ready line (measured here, outside
+/// the process), its exit. Disposing kills whatever is still running.
+/// </summary>
+public sealed class AppProcess : IAsyncDisposable
+{
+    private readonly Process _process;
+    private readonly Stopwatch _sinceSpawn;
+    private readonly StringBuilder _stdout = new();
+    private readonly StringBuilder _stderr = new();
+    private readonly TaskCompletionSource<double> _ready = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+    private AppProcess(Process process, Stopwatch sinceSpawn)
+    {
+        _process = process;
+        _sinceSpawn = sinceSpawn;
+    }
+
+    /// <summary>
+    /// Starts <paramref name="executable"/>; under qemu-aarch64 when it is an arm64 binary on another
+    /// host, with the C runtime from <paramref name="sysRoot"/> (default: <see cref="Qemu.SysRoot"/>).
+    /// </summary>
+    public static AppProcess Start(string executable, IEnumerable<string> args, IReadOnlyDictionary<string, string>? environment = null, string? rid = null, string? sysRoot = null)
+    {
+        var start = new ProcessStartInfo
+        {
+            WorkingDirectory = Path.GetDirectoryName(executable)!,
+        };
+        if (Qemu.Emulates(rid))
+        {
+            start.FileName = Qemu.Path;
+            start.ArgumentList.Add("-L");
+            start.ArgumentList.Add(sysRoot ?? Qemu.SysRoot);
+            start.ArgumentList.Add(executable);
+        }
+        else
+        {
+            start.FileName = executable;
+        }
+        foreach (var arg in args) start.ArgumentList.Add(arg);
+        // The apps read these; the harness decides them explicitly per run.
+        start.Environment.Remove("RABBITMQ_URI");
+        start.Environment.Remove("PREWIRE_URLS");
+        foreach (var (key, value) in environment ?? new Dictionary<string, string>()) start.Environment[key] = value;
+        return Launch(start);
+    }
+
+    /// <summary>Starts an app through another program that runs it and relays its output (a container runtime).</summary>
+    public static AppProcess StartThrough(string fileName, IEnumerable<string> args, string workingDirectory) =>
+        Launch(new ProcessStartInfo(fileName, args) { WorkingDirectory = workingDirectory });
+
+    private static AppProcess Launch(ProcessStartInfo start)
+    {
+        start.RedirectStandardOutput = true;
+        start.RedirectStandardError = true;
+        start.RedirectStandardInput = true;
+        start.UseShellExecute = false;
+        var process = new Process { StartInfo = start };
+        var sinceSpawn = Stopwatch.StartNew();
+        var app = new AppProcess(process, sinceSpawn);
+        process.OutputDataReceived += (_, e) => app.OnStdout(e.Data);
+        process.ErrorDataReceived += (_, e) => { if (e.Data is not null) lock (app._stderr) app._stderr.AppendLine(e.Data); };
+        process.Start();
+        process.BeginOutputReadLine();
+        process.BeginErrorReadLine();
+        return app;
+    }
+
+    public int Id => _process.Id;
+
+    /// <summary>Whether the process has ended.</summary>
+    public bool HasExited => _process.HasExited;
+
+    public string Stdout { get { lock (_stdout) return _stdout.ToString(); } }
+
+    public string Stderr { get { lock (_stderr) return _stderr.ToString(); } }
+
+    /// <summary>Milliseconds from spawn to the first line on stdout, once there was one.</summary>
+    public double? FirstLineMs { get; private set; }
+
+    /// <summary>The ready line's own figure (time since the app's Main began), once it was printed.</summary>
+    public double? ReportedReadyMs { get; private set; }
+
+    /// <summary>Milliseconds from spawn to the ready line; throws with the app's output when it does not come.</summary>
+    public async Task<double> WaitForReadyAsync(TimeSpan timeout)
+    {
+        var exited = _process.WaitForExitAsync();
+        var first = await Task.WhenAny(_ready.Task, exited, Task.Delay(timeout)).ConfigureAwait(false);
+        if (first == _ready.Task) return await _ready.Task.ConfigureAwait(false);
+        if (first == exited)
+        {
+            // The ready line may have been the last thing it printed.
+            await exited.ConfigureAwait(false);
+            if (_ready.Task.IsCompleted) return await _ready.Task.ConfigureAwait(false);
+            throw new InvalidOperationException($"exited with {_process.ExitCode} before its ready line.\nstdout:\n{Stdout}\nstderr:\n{Stderr}");
+        }
+        throw new TimeoutException($"no ready line within {timeout.TotalSeconds} s.\nstdout:\n{Stdout}\nstderr:\n{Stderr}");
+    }
+
+    /// <summary>Waits for exit; kills the process and throws on timeout.</summary>
+    public async Task<int> WaitForExitAsync(TimeSpan timeout)
+    {
+        using var cts = new CancellationTokenSource(timeout);
+        try
+        {
+            await _process.WaitForExitAsync(cts.Token).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException)
+        {
+            _process.Kill(entireProcessTree: true);
+            throw new TimeoutException($"did not exit within {timeout.TotalSeconds} s.\nstdout:\n{Stdout}\nstderr:\n{Stderr}");
+        }
+        return _process.ExitCode;
+    }
+
+    /// <summary>Sends SIGTERM, as a container runtime does on stop.</summary>
+    public void Terminate()
+    {
+        using var kill = Process.Start(new ProcessStartInfo("kill", ["-TERM", _process.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)]) { UseShellExecute = false })!;
+        kill.WaitForExit();
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        if (!_process.HasExited)
+        {
+            _process.Kill(entireProcessTree: true);
+            await _process.WaitForExitAsync().ConfigureAwait(false);
+        }
+        _process.Dispose();
+    }
+
+    private void OnStdout(string? line)
+    {
+        if (line is null) return;
+        var elapsed = _sinceSpawn.Elapsed.TotalMilliseconds;
+        FirstLineMs ??= elapsed;
+        lock (_stdout) _stdout.AppendLine(line);
+        if (!_ready.Task.IsCompleted && ReadyLine.TryParse(line, out var reported))
+        {
+            ReportedReadyMs = reported;
+            _ready.TrySetResult(elapsed);
+        }
+    }
+}

@@ -1,0 +1,69 @@
+namespace Prewire.Testing;
+
+/// <summary>
+/// A RabbitMQ node to test against: the one RABBITMQ_URI names, or a throwaway node on loopback that
+/// <see cref="Start"/> brings up with build/broker.sh in a state folder of its own and disposing stops.
+/// </summary>
+public sealed class BrokerNode : IAsyncDisposable
+{
+    private readonly string? _stateDirectory;
+
+    private BrokerNode(Uri uri, string? stateDirectory)
+    {
+        Uri = uri;
+        _stateDirectory = stateDirectory;
+    }
+
+    public Uri Uri { get; }
+
+    /// <summary>The broker RABBITMQ_URI names (build.sh starts one for its verbs), or null.</summary>
+    public static string? GivenUri => Environment.GetEnvironmentVariable("RABBITMQ_URI") is { Length: > 0 } given ? given : null;
+
+    /// <summary><see cref="GivenUri"/>, which <paramref name="verb"/> needs.</summary>
+    public static string RequiredUri(string verb) =>
+        GivenUri ?? throw new InvalidOperationException($"{verb}: RABBITMQ_URI is not set (./build.sh {verb} starts a broker)");
+
+    /// <summary>RABBITMQ_URI when set (nothing is started or stopped), else a new node in <paramref name="stateDirectory"/>.</summary>
+    public static BrokerNode Start(string stateDirectory) =>
+        GivenUri is { } given ? new BrokerNode(new Uri(given), stateDirectory: null) : StartOwn(stateDirectory);
+
+    /// <summary>A new node in <paramref name="stateDirectory"/>, whatever RABBITMQ_URI says: one a test may stop, kill or restart.</summary>
+    public static BrokerNode StartOwn(string stateDirectory)
+    {
+        var (exitCode, output) = RunAsync(stateDirectory, "start").GetAwaiter().GetResult();
+        var envFile = Path.Combine(stateDirectory, "env");
+        if (exitCode != 0 || !File.Exists(envFile))
+            throw new InvalidOperationException($"build/broker.sh start failed ({exitCode}); is rabbitmq-server installed (build/bootstrap.sh)?\n{output}");
+        var uri = File.ReadLines(envFile).First(l => l.StartsWith("RABBITMQ_URI=", StringComparison.Ordinal))["RABBITMQ_URI=".Length..];
+        return new BrokerNode(new Uri(uri), stateDirectory);
+    }
+
+    /// <summary>rabbitmqctl against this node (a node given by RABBITMQ_URI: the one build/broker.sh started by default).</summary>
+    public async Task CtlAsync(params string[] args)
+    {
+        var (exitCode, output) = await RunAsync(_stateDirectory, ["ctl", .. args]).ConfigureAwait(false);
+        if (exitCode != 0) throw new InvalidOperationException($"rabbitmqctl {string.Join(' ', args)} failed ({exitCode}): {output}");
+    }
+
+    /// <summary>SIGKILL: the node crashes (no goodbye to its clients); its data stays for <see cref="ReviveAsync"/>.</summary>
+    public Task KillAsync() => RunCheckedAsync("kill");
+
+    /// <summary>Starts a killed node again, same port, same data.</summary>
+    public Task ReviveAsync() => RunCheckedAsync("revive");
+
+    private async Task RunCheckedAsync(string verb)
+    {
+        if (_stateDirectory is null) throw new InvalidOperationException($"a node given by RABBITMQ_URI is not the tests' to {verb}");
+        var (exitCode, output) = await RunAsync(_stateDirectory, verb).ConfigureAwait(false);
+        if (exitCode != 0) throw new InvalidOperationException($"build/broker.sh {verb} failed ({exitCode}): {output}");
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        if (_stateDirectory is not null) await RunAsync(_stateDirectory, "stop").ConfigureAwait(false);
+    }
+
+    private static Task<(int ExitCode, string Output)> RunAsync(string? stateDirectory, params string[] args) =>
+        Tool.RunAsync(Path.Combine(Repo.Root, "build", "broker.sh"), args, Repo.Root,
+            environment: stateDirectory is null ? null : new Dictionary<string, string> { ["PREWIRE_BROKER_STATE"] = stateDirectory });
+}

@@ -1,0 +1,14 @@
+namespace Prewire.Testing;
+
+/// <summary>How an app is published.</summary>
+public enum PublishMode
+{
+    /// <summary>NativeAOT: one native executable.</summary>
+    Aot,
+
+    /// <summary>Self-contained JIT build of the same framework: the runtime travels with the app.</summary>
+    Jit,
+
+    /// <summary>As <see cref="Jit"/>, with the expression-tree pipeline baseline (<c>-p:PipelineBuilder=ExpressionTree</c>).</summary>
+    ExpressionTreeJit,
+}

@@ -1,0 +1,51 @@
+using System.Diagnostics;
+
+namespace Prewire.Testing;
+
+/// <summary>Runs <c>dotnet publish</c> for the apps, one at a time.</summary>
+public static class Publishing
+{
+    // Publishes share the libraries' obj/ folders, and NativeAOT compiles use every core:
+    // run them one after another, never in parallel.
+    private static readonly SemaphoreSlim _oneAtATime = new(1, 1);
+
+    public static string OutputDirectory(App app, string rid, PublishMode mode) =>
+        Path.Combine(Repo.Artifacts, "publish", rid, mode.ToString().ToLowerInvariant(), app.Name);
+
+    public static Task<PublishResult> PublishAsync(App app, string rid, PublishMode mode, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(app);
+        string[] modeArgs = mode switch
+        {
+            PublishMode.Aot => ["-p:PublishAot=true"],
+            PublishMode.Jit => ["-p:PublishAot=false", "--self-contained", "true"],
+            // build/NativeAot.props leaves PublishAot off for this builder.
+            PublishMode.ExpressionTreeJit => ["-p:PipelineBuilder=ExpressionTree", "--self-contained", "true"],
+            _ => throw new ArgumentOutOfRangeException(nameof(mode), mode, null),
+        };
+        return PublishProjectAsync(app, Path.Combine(Repo.Root, app.ProjectDirectory), rid, mode, modeArgs, OutputDirectory(app, rid, mode), cancellationToken: cancellationToken);
+    }
+
+    /// <summary>Publishes any project (the gate fixtures) with extra MSBuild arguments.</summary>
+    public static async Task<PublishResult> PublishProjectAsync(App app, string projectDirectory, string rid, PublishMode mode, IEnumerable<string> extraArgs, string outputDirectory, IReadOnlyDictionary<string, string>? environment = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(app);
+        await _oneAtATime.WaitAsync(cancellationToken).ConfigureAwait(false);
+        try
+        {
+            if (Directory.Exists(outputDirectory)) Directory.Delete(outputDirectory, recursive: true);
+            string[] args =
+            [
+                "publish", projectDirectory, "-c", "Release", "-r", rid, "-o", outputDirectory,
+                "-nologo", "-nodeReuse:false", "-clp:NoSummary", .. extraArgs,
+            ];
+            var clock = Stopwatch.StartNew();
+            var (exitCode, output) = await Tool.RunAsync("dotnet", args, projectDirectory, environment, cancellationToken).ConfigureAwait(false);
+            return new PublishResult(app, rid, mode, exitCode, output, clock.Elapsed, outputDirectory);
+        }
+        finally
+        {
+            _oneAtATime.Release();
+        }
+    }
+}

@@ -1,0 +1,29 @@
+namespace Prewire.Testing;
+
+/// <summary>Where things are in the repository checkout the harness runs from.</summary>
+public static class Repo
+{
+    public static string Root { get; } = FindRoot();
+
+    public static string Artifacts => Path.Combine(Root, "artifacts");
+
+    /// <summary>The RIDs every app is published and checked for.</summary>
+    public static IReadOnlyList<string> Rids { get; } = ["linux-x64", "linux-arm64"];
+
+    public static string HostRid => System.Runtime.InteropServices.RuntimeInformation.OSArchitecture switch
+    {
+        System.Runtime.InteropServices.Architecture.X64 => "linux-x64",
+        System.Runtime.InteropServices.Architecture.Arm64 => "linux-arm64",
+        var other => throw new PlatformNotSupportedException($"no RID for {other}"),
+    };
+
+    private static string FindRoot()
+    {
+        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
+        {
+            if (File.Exists(Path.Combine(dir.FullName, "global.json")) && Directory.Exists(Path.Combine(dir.FullName, "samples")))
+                return dir.FullName;
+        }
+        throw new InvalidOperationException($"cannot find the repository root above {AppContext.BaseDirectory}");
+    }
+}

@@ -1,0 +1,42 @@
+using System.Text.Json;
+
+namespace Prewire.Testing;
+
+/// <summary>
+/// One run of an app's hidden <c>--warmup-report</c> mode (samples/Shared/WarmupReport.cs): its JSON
+/// line, and the time from spawn to that line, measured here, outside the process.
+/// </summary>
+public sealed record WarmupRun(string Builder, double BuildAndFirstInvokeMs, double SpawnToHandledMs, int Messages, long AllocatedBytes)
+{
+    /// <summary>Steady-state bytes per message, when the run had a count.</summary>
+    public double? BytesPerMessage => Messages > 0 ? (double)AllocatedBytes / Messages : null;
+
+    /// <summary>Runs <paramref name="executable"/> with <c>--warmup-report</c> and <paramref name="args"/>; throws with its output unless it exits 0 with one JSON line.</summary>
+    public static async Task<WarmupRun> RunAsync(string executable, string rid, params string[] args)
+    {
+        await using var process = AppProcess.Start(executable, ["--warmup-report", .. args], rid: rid);
+        var exitCode = await process.WaitForExitAsync(AppRuns.ReadyTimeout(rid) * 2).ConfigureAwait(false);
+        var lines = process.Stdout.Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        if (exitCode != 0 || lines.Length != 1)
+            throw new InvalidOperationException($"--warmup-report exited {exitCode} with {lines.Length} lines (expected one JSON line).\nstdout:\n{process.Stdout}\nstderr:\n{process.Stderr}");
+        using var json = JsonDocument.Parse(lines[0]);
+        var root = json.RootElement;
+        return new WarmupRun(
+            root.GetProperty("builder").GetString()!,
+            root.GetProperty("buildMs").GetDouble() + root.GetProperty("firstInvokeMs").GetDouble(),
+            process.FirstLineMs!.Value,
+            root.TryGetProperty("messages", out var messages) ? messages.GetInt32() : 0,
+            root.TryGetProperty("allocatedBytes", out var allocated) ? allocated.GetInt64() : 0);
+    }
+
+    /// <summary>The median of each timing on its own.</summary>
+    public static WarmupRun Median(IReadOnlyList<WarmupRun> runs)
+    {
+        ArgumentNullException.ThrowIfNull(runs);
+        return runs[0] with
+        {
+            BuildAndFirstInvokeMs = StartupRuns.Median(runs.Select(r => r.BuildAndFirstInvokeMs)),
+            SpawnToHandledMs = StartupRuns.Median(runs.Select(r => r.SpawnToHandledMs)),
+        };
+    }
+}
