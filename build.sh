@@ -13,7 +13,7 @@
 #   ./build.sh bootstrap install what building and testing need (apt)
 #   ./build.sh deploy-check       validate deploy/ (Kubernetes manifests) with the Kubernetes schemas;
 #                        exits 1 naming each file, object and field that is wrong (needs node and npm)
-#   ./build.sh codegen [--check]  write src/Core/Framing/Methods from build/codegen/amqp_methods.py,
+#   ./build.sh codegen [--check]  write src/Core/Framing/Internal/Methods from build/codegen/amqp_methods.py,
 #                        or (--check) fail naming each file that differs
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

@@ -2,6 +2,7 @@ using Prewire.Amqp;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Events;
 using RabbitMQ.Client.Exceptions;
+using BasicProperties = RabbitMQ.Client.BasicProperties;
 
 namespace Prewire.RabbitMQ;
 

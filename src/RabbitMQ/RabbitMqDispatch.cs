@@ -4,6 +4,7 @@ using Prewire.Amqp;
 using Prewire.Messaging;
 using Prewire.Tasks;
 using RabbitMQ.Client;
+using BasicProperties = RabbitMQ.Client.BasicProperties;
 
 namespace Prewire.RabbitMQ;
 

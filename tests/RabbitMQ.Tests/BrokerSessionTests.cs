@@ -1,6 +1,6 @@
 using Prewire.Amqp;
 using Prewire.Testing;
-using RabbitMQ.Client;
+using BasicProperties = RabbitMQ.Client.BasicProperties;
 
 namespace Prewire.RabbitMQ;
 

@@ -2,7 +2,7 @@ using System.Text;
 using Prewire.Amqp;
 using Prewire.Messaging;
 using Prewire.Pipeline;
-using RabbitMQ.Client;
+using BasicProperties = RabbitMQ.Client.BasicProperties;
 
 namespace Prewire.RabbitMQ;
 

@@ -1,7 +1,8 @@
 using System.Buffers;
 using BenchmarkDotNet.Attributes;
-using Prewire.Framing;
-using Prewire.Framing.Methods;
+using Prewire.Framing.Internal;
+using Prewire.Framing.Internal.Methods;
+using Prewire.Amqp;
 
 namespace Prewire.Benchmarks.Framing;
 

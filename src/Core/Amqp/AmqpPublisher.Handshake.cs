@@ -1,6 +1,6 @@
 using System.Text;
-using Prewire.Framing;
-using Prewire.Framing.Methods;
+using Prewire.Framing.Internal;
+using Prewire.Framing.Internal.Methods;
 
 namespace Prewire.Amqp;
 

@@ -3,11 +3,10 @@ using System.Diagnostics;
 using System.IO.Pipelines;
 using System.Runtime.CompilerServices;
 using Prewire.Amqp.Internal;
-using Prewire.Framing;
 using Prewire.Framing.Internal;
-using Prewire.Framing.Methods;
+using Prewire.Framing.Internal.Methods;
 using Prewire.Tasks;
-using Prewire.Transport;
+using Prewire.Transport.Internal;
 
 namespace Prewire.Amqp;
 

@@ -7,6 +7,9 @@ public abstract partial class PipelineTerminator<TContext> : IBehavior<TContext,
     /// <summary>Does the final work.</summary>
     protected abstract ValueTask Terminate(TContext context);
 
+    // RS0041 misreads a nested type of a class-constrained generic as oblivious (dotnet/roslyn-analyzers#6921).
+#pragma warning disable RS0041
     /// <inheritdoc />
     public ValueTask Invoke(TContext context, Func<ITerminatingContext, ValueTask> next) => Terminate(context);
+#pragma warning restore RS0041
 }

@@ -2,7 +2,7 @@ using System.Buffers;
 
 namespace Prewire.Transport;
 
-/// <summary>Options of a <see cref="SocketConnection"/>.</summary>
+/// <summary>Options of the socket connection under Prewire's AMQP client (<see cref="Amqp.AmqpPublisherOptions.Transport"/>).</summary>
 public sealed class SocketConnectionOptions
 {
     /// <summary>Bytes received but not yet read by the application before the socket stops reading.</summary>
@@ -30,7 +30,7 @@ public sealed class SocketConnectionOptions
     /// <remarks>Defaults to <see langword="true"/>.</remarks>
     public bool NoDelay { get; set; } = true;
 
-    /// <summary>How long <see cref="SocketConnection.ConnectAsync(string, int, SocketConnectionOptions?, CancellationToken)"/> waits for the peer.</summary>
+    /// <summary>How long connecting waits for the peer to accept.</summary>
     /// <remarks>Defaults to 10 seconds.</remarks>
     public TimeSpan ConnectTimeout { get; set; } = TimeSpan.FromSeconds(10);
 

@@ -49,7 +49,7 @@ public sealed class AmqpPublisherBrokerStateTests
             await channel.QueueDeclareAsync(queue, durable: true, exclusive: false, autoDelete: false, cancellationToken: ct);
 
         var publisher = await AmqpPublisher.ConnectAsync(Options(), ct);
-        var persistent = new Prewire.Framing.BasicProperties { DeliveryMode = 2 };
+        var persistent = new BasicProperties { DeliveryMode = 2 };
         var confirmed = 0;
         var failed = 0;
         var publishing = Enumerable.Range(0, 8).Select(_ => Task.Run(async () =>

@@ -1,5 +1,5 @@
 using System.Buffers;
-using Prewire.Framing;
+using Prewire.Framing.Internal;
 using Prewire.Testing;
 
 namespace Prewire.Amqp;
@@ -45,7 +45,7 @@ public sealed class AmqpPublisherInterleavingTests
             if (frame.Channel == 0) continue;
             switch (frame.Type)
             {
-                case FrameType.Method when AmqpFrameReader.ReadCommandId(frame) == Prewire.Framing.Methods.AmqpCommandId.BasicPublish:
+                case FrameType.Method when AmqpFrameReader.ReadCommandId(frame) == Prewire.Framing.Internal.Methods.AmqpCommandId.BasicPublish:
                     Assert.False(open.ContainsKey(frame.Channel), $"channel {frame.Channel} started a publish inside another one's content");
                     // A publish on another channel while a large body is still due: the interleaving.
                     if (open.Count > 0) interleaved++;

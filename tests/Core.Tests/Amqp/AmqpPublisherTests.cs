@@ -29,7 +29,7 @@ public sealed class AmqpPublisherTests
         {
             for (var i = worker; i < bodies.Length; i += 4)
             {
-                var properties = new Prewire.Framing.BasicProperties
+                var properties = new BasicProperties
                 {
                     MessageId = $"m{i}",
                     ContentType = "application/octet-stream",
@@ -70,7 +70,7 @@ public sealed class AmqpPublisherTests
         var body = new byte[bodySize];
 
         // A short string holds 255 bytes: the header fails before anything of the publish is sent.
-        var tooLong = new Prewire.Framing.BasicProperties { MessageId = new string('x', 300) };
+        var tooLong = new BasicProperties { MessageId = new string('x', 300) };
         await Assert.ThrowsAsync<ArgumentException>(async () => await publisher.PublishAsync("amq.fanout", "", tooLong, body, cancellationToken: ct));
 
         // One channel: the next publish would wait forever on a channel the failed one kept.

@@ -1,5 +1,4 @@
 using System.Runtime.CompilerServices;
-using Prewire.Framing;
 
 namespace Prewire.Amqp;
 

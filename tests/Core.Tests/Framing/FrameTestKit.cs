@@ -1,4 +1,5 @@
 using System.Buffers;
+using Prewire.Framing.Internal;
 
 namespace Prewire.Framing;
 

@@ -1,5 +1,7 @@
 using System.Buffers;
-using Prewire.Framing.Methods;
+using Prewire.Framing.Internal.Methods;
+using Prewire.Framing.Internal;
+using Prewire.Amqp;
 
 namespace Prewire.Framing;
 

@@ -1,5 +1,7 @@
 using System.Buffers;
-using Prewire.Framing.Methods;
+using Prewire.Framing.Internal.Methods;
+using Prewire.Amqp;
+using Prewire.Framing.Internal;
 
 namespace Prewire.Framing;
 

@@ -1,4 +1,5 @@
-using Prewire.Framing.Methods;
+using Prewire.Framing.Internal.Methods;
+using Prewire.Framing.Internal;
 
 namespace Prewire.Framing;
 

@@ -3,7 +3,8 @@ using System.IO.Pipelines;
 using System.Net;
 using System.Net.Sockets;
 using Prewire.Framing;
-using Prewire.Framing.Methods;
+using Prewire.Framing.Internal;
+using Prewire.Framing.Internal.Methods;
 using Prewire.Transport.Internal;
 
 namespace Prewire.Transport;

@@ -1,5 +1,6 @@
 using System.Globalization;
-using Prewire.Framing;
+using Prewire.Framing.Internal;
+using Prewire.Amqp;
 
 namespace Prewire.Messaging.Internal;
 

@@ -1,5 +1,6 @@
 using System.Buffers;
-using Prewire.Framing.Methods;
+using Prewire.Framing.Internal.Methods;
+using Prewire.Amqp;
 
 namespace Prewire.Framing.Internal;
 

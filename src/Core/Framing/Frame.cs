@@ -1,7 +1,0 @@
-namespace Prewire.Framing;
-
-/// <summary>
-/// One frame as read: its type, channel and payload. The payload is a slice of the buffer the
-/// reader was given, not a copy: it is valid until that buffer is advanced past it.
-/// </summary>
-public readonly record struct Frame(FrameType Type, ushort Channel, System.Buffers.ReadOnlySequence<byte> Payload);

@@ -1,0 +1,228 @@
+using System.Buffers;
+using System.Diagnostics.CodeAnalysis;
+using System.IO.Pipelines;
+using System.Net;
+using System.Net.Sockets;
+
+namespace Prewire.Transport.Internal;
+
+/// <summary>
+/// A TCP connection as a duplex pipe: <see cref="Input"/> is what the peer sent, <see cref="Output"/>
+/// what goes to it. One loop moves received bytes into <see cref="Input"/>, another sends what is
+/// flushed to <see cref="Output"/>; both respect the back-pressure thresholds in
+/// <see cref="SocketConnectionOptions"/>. Failures carry the endpoint in their message.
+/// </summary>
+internal sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
+{
+    private readonly Socket _socket;
+    private readonly Pipe _input;
+    private readonly Pipe _output;
+    private readonly Task _receiving;
+    private readonly Task _sending;
+    private readonly Queue<DirectSend> _directSends = new();
+    private bool _sendingEnded;
+    private int _aborted;
+    private Exception? _abortReason;
+
+    private SocketConnection(Socket socket, string endpoint, SocketConnectionOptions options)
+    {
+        _socket = socket;
+        Endpoint = endpoint;
+        var scheduler = options.UnsafePreferInlineScheduling ? PipeScheduler.Inline : PooledThreadPoolScheduler.Instance;
+        var segmentSize = Math.Min(options.MemoryPool.MaxBufferSize, BlockMemoryPool.BlockSize);
+        _input = new Pipe(new PipeOptions(options.MemoryPool, readerScheduler: scheduler, writerScheduler: scheduler, minimumSegmentSize: segmentSize,
+            pauseWriterThreshold: options.MaxReadBufferSize, resumeWriterThreshold: options.MaxReadBufferSize / 2, useSynchronizationContext: false));
+        _output = new Pipe(new PipeOptions(options.MemoryPool, readerScheduler: scheduler, writerScheduler: scheduler, minimumSegmentSize: segmentSize,
+            pauseWriterThreshold: options.MaxWriteBufferSize, resumeWriterThreshold: options.MaxWriteBufferSize / 2, useSynchronizationContext: false));
+        _receiving = ReceiveAsync();
+        _sending = SendAsync();
+    }
+
+    /// <summary>host:port of the peer, for messages.</summary>
+    public string Endpoint { get; }
+
+    /// <summary>What the peer sent. Completes with an <see cref="IOException"/> naming the endpoint when the connection fails.</summary>
+    public PipeReader Input => _input.Reader;
+
+    /// <summary>What to send. <c>FlushAsync</c> waits while more than <see cref="SocketConnectionOptions.MaxWriteBufferSize"/> is unsent.</summary>
+    public PipeWriter Output => _output.Writer;
+
+    /// <summary>Connects to <paramref name="host"/>:<paramref name="port"/>.</summary>
+    /// <exception cref="IOException">The peer could not be reached; the message names it.</exception>
+    public static async Task<SocketConnection> ConnectAsync(string host, int port, SocketConnectionOptions? options = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(host);
+        options ??= new SocketConnectionOptions();
+        var endpoint = $"{host}:{port}";
+        var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = options.NoDelay };
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        timeout.CancelAfter(options.ConnectTimeout);
+        try
+        {
+            // An address literal needs no resolver (which would load System.Net.NameResolution and its telemetry).
+            EndPoint remote = IPAddress.TryParse(host, out var address) ? new IPEndPoint(address, port) : new DnsEndPoint(host, port);
+            await socket.ConnectAsync(remote, timeout.Token).ConfigureAwait(false);
+        }
+        catch (Exception e) when (e is SocketException or OperationCanceledException)
+        {
+            socket.Dispose();
+            if (e is OperationCanceledException && cancellationToken.IsCancellationRequested) throw;
+            var reason = e is SocketException socketError ? socketError.Message : $"no answer within {options.ConnectTimeout.TotalSeconds:0.#} s";
+            throw new IOException($"cannot connect to {endpoint}: {reason}", e);
+        }
+        return new SocketConnection(socket, endpoint, options);
+    }
+
+    /// <summary>
+    /// Orderly close: sends what was already flushed, shuts the sending side down, then waits for
+    /// the peer to close its side (up to <paramref name="timeout"/>) before releasing the socket.
+    /// </summary>
+    public async Task CloseAsync(TimeSpan timeout)
+    {
+        await _output.Writer.CompleteAsync().ConfigureAwait(false);
+        await _sending.ConfigureAwait(false);
+        try
+        {
+            _socket.Shutdown(SocketShutdown.Send);
+        }
+        catch (SocketException)
+        {
+            // Already gone: nothing left to close politely.
+        }
+        await Task.WhenAny(_receiving, Task.Delay(timeout)).ConfigureAwait(false);
+        Abort(null);
+        await _receiving.ConfigureAwait(false);
+    }
+
+    /// <summary>
+    /// Tears the connection down at once: unsent data is dropped, <see cref="Input"/> completes (with
+    /// <paramref name="reason"/>, when given) and <see cref="Output"/> refuses further writes.
+    /// </summary>
+    public void Abort(Exception? reason)
+    {
+        if (Interlocked.Exchange(ref _aborted, 1) != 0) return;
+        // The receive loop alone completes Input (a PipeWriter is not thread-safe): it reads the
+        // reason once the disposed socket or the cancelled flush wakes it.
+        Volatile.Write(ref _abortReason, reason);
+        _socket.Dispose();
+        _input.Writer.CancelPendingFlush();
+        _output.Reader.CancelPendingRead();
+    }
+
+    /// <summary>
+    /// Sends <paramref name="send"/>'s bytes from their own memory, after everything flushed to
+    /// <see cref="Output"/> before this call and a part at a time, so that what is flushed meanwhile
+    /// may go out between its parts. Completes when the last part is sent, or fails with an
+    /// <see cref="IOException"/> when the connection ends first; either way the send loop is done
+    /// with the memory by then.
+    /// </summary>
+    internal ValueTask SendDirectAsync(DirectSend send, in ReadOnlySequence<byte> data, List<long> partEnds)
+    {
+        var sent = send.Prepare(data, partEnds);
+        lock (_directSends)
+        {
+            if (_sendingEnded)
+            {
+                send.Complete(new IOException($"connection to {Endpoint} is closed"));
+                return sent;
+            }
+            _directSends.Enqueue(send);
+        }
+        // Wakes the send loop if it waits for the pipe; a wake it no longer needs costs one empty read.
+        _output.Reader.CancelPendingRead();
+        return sent;
+    }
+
+    /// <inheritdoc />
+    public async ValueTask DisposeAsync()
+    {
+        Abort(null);
+        await Task.WhenAll(_receiving, _sending).ConfigureAwait(false);
+    }
+
+    private async Task ReceiveAsync()
+    {
+        var writer = _input.Writer;
+        Exception? error = null;
+        try
+        {
+            while (true)
+            {
+                var memory = writer.GetMemory(4096);
+                var received = await _socket.ReceiveAsync(memory, SocketFlags.None).ConfigureAwait(false);
+                if (received == 0) break; // the peer closed its side
+                writer.Advance(received);
+                var flush = await writer.FlushAsync().ConfigureAwait(false);
+                if (flush.IsCompleted || flush.IsCanceled) break; // the application stopped reading, or an abort
+            }
+        }
+        catch (Exception e) when (e is SocketException or ObjectDisposedException)
+        {
+            if (Volatile.Read(ref _aborted) == 0) error = new IOException($"connection to {Endpoint} failed while receiving: {e.Message}", e);
+        }
+        if (Volatile.Read(ref _aborted) != 0) error = Volatile.Read(ref _abortReason);
+        await writer.CompleteAsync(error).ConfigureAwait(false);
+    }
+
+    private async Task SendAsync()
+    {
+        var reader = _output.Reader;
+        using var sender = new SocketSender();
+        DirectSend? direct = null;
+        Exception? error = null;
+        try
+        {
+            while (true)
+            {
+                ReadResult result = default;
+                var read = true;
+                // Whatever was flushed before a direct send was queued goes before it: the two may share a channel.
+                if (direct is not null || TryDequeueDirect(out direct)) read = reader.TryRead(out result);
+                else result = await reader.ReadAsync().ConfigureAwait(false);
+                if (Volatile.Read(ref _aborted) != 0) break; // a cancelled read is an abort or a direct send's wake-up
+                if (read)
+                {
+                    var buffer = result.Buffer;
+                    while (!buffer.IsEmpty) buffer = buffer.Slice(await sender.SendAsync(_socket, buffer).ConfigureAwait(false));
+                    reader.AdvanceTo(result.Buffer.End);
+                    if (result.IsCompleted) break;
+                }
+                if (direct is null) continue;
+                var part = direct.TakePart();
+                while (!part.IsEmpty) part = part.Slice(await sender.SendAsync(_socket, part).ConfigureAwait(false));
+                if (!direct.IsDone) continue;
+                direct.Complete(null);
+                direct = null;
+            }
+        }
+        catch (Exception e) when (e is SocketException or ObjectDisposedException)
+        {
+            error = new IOException($"connection to {Endpoint} failed while sending: {e.Message}", e);
+            // The receive side learns of it too, so a reader waiting on Input does not wait forever.
+            Abort(error);
+        }
+        EndDirectSends(direct, error);
+        await reader.CompleteAsync(error).ConfigureAwait(false);
+    }
+
+    private bool TryDequeueDirect([NotNullWhen(true)] out DirectSend? direct)
+    {
+        lock (_directSends) return _directSends.TryDequeue(out direct);
+    }
+
+    /// <summary>No send goes out after the loop ends: the one it was in and those queued fail, and later ones fail at once.</summary>
+    private void EndDirectSends(DirectSend? current, Exception? error)
+    {
+        DirectSend[] pending;
+        lock (_directSends)
+        {
+            _sendingEnded = true;
+            pending = [.. _directSends];
+            _directSends.Clear();
+        }
+        if (pending.Length == 0 && current is null) return;
+        var failure = error ?? new IOException($"connection to {Endpoint} was closed before a send completed");
+        current?.Complete(failure);
+        foreach (var send in pending) send.Complete(failure);
+    }
+}
