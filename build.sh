@@ -6,8 +6,11 @@
 #   ./build.sh publish [rid...]   NativeAOT publish of every app into artifacts/publish/<rid>/aot/
 #   ./build.sh size [rid]         what each app's binary is made of, per assembly (ILC's mstat)
 #   ./build.sh report [runs]      one table, app x RID: sizes (binary, image), start-up, warm-up, B/message, warnings
-#   ./build.sh baseline [runs]    re-record build/startup-baseline.json (start-up and size per app x RID;
-#                        on an idle machine, on purpose: commit it with the change that moved them)
+#   ./build.sh baseline [pairs]   re-record build/startup-baseline.json (each app x RID's start-up and exit
+#                        times beyond a NativeAOT hello world, and its size; on an idle machine, on
+#                        purpose: commit it with the change that moved them)
+#   ./build.sh gate-sensitivity [rounds]   which start-up regressions the gate catches (a Consumer
+#                        published with known delays, timed as the gate does)
 #   ./build.sh doctor    preflight: C toolchains (host and arm64 under qemu) and AOT packs per RID;
 #                        exits 1 when either RID is not ready
 #   ./build.sh bootstrap install what building and testing need (apt)
@@ -48,6 +51,10 @@ case "$verb" in
     build/bootstrap.sh
     with_broker
     harness baseline "$@"
+    ;;
+  gate-sensitivity)
+    build/bootstrap.sh
+    harness gate-sensitivity "$@"
     ;;
   demo|report)
     build/bootstrap.sh

@@ -8,8 +8,12 @@ switch (args)
         return await Demo.RunAsync(runs, Console.Out);
 
     case ["baseline", ..]:
-        var baselineRuns = args.Length > 1 && int.TryParse(args[1], out var b) && b > 0 ? b : 9;
-        return await RecordBaseline.RunAsync(baselineRuns, Console.Out);
+        var baselinePairs = args.Length > 1 && int.TryParse(args[1], out var b) && b > 0 ? b : StartupRuns.GatePairs;
+        return await RecordBaseline.RunAsync(baselinePairs, Console.Out);
+
+    case ["gate-sensitivity", ..]:
+        var rounds = args.Length > 1 && int.TryParse(args[1], out var g) && g > 0 ? g : 5;
+        return await GateSensitivity.RunAsync(rounds, Console.Out);
 
     case ["report", ..]:
         var reportRuns = args.Length > 1 && int.TryParse(args[1], out var r) && r > 0 ? r : 5;
@@ -34,6 +38,6 @@ switch (args)
         return await Soak.RunAsync(soakCount, BrokerNode.RequiredUri("soak"), Console.Out);
 
     default:
-        Console.Error.WriteLine("usage: Prewire.Harness demo [runs] | baseline [runs] | publish [rid...] | size [rid] | report [runs] | messaging [runs] | rolling-restart [seconds] | soak [messages]");
+        Console.Error.WriteLine("usage: Prewire.Harness demo [runs] | baseline [pairs] | gate-sensitivity [rounds] | publish [rid...] | size [rid] | report [runs] | messaging [runs] | rolling-restart [seconds] | soak [messages]");
         return 2;
 }

@@ -64,6 +64,8 @@ public sealed class AppProcess : IAsyncDisposable
         var process = new Process { StartInfo = start };
         var sinceSpawn = Stopwatch.StartNew();
         var app = new AppProcess(process, sinceSpawn);
+        process.EnableRaisingEvents = true;
+        process.Exited += (_, _) => app.ExitedMs = sinceSpawn.Elapsed.TotalMilliseconds;
         process.OutputDataReceived += (_, e) => app.OnStdout(e.Data);
         process.ErrorDataReceived += (_, e) => { if (e.Data is not null) lock (app._stderr) app._stderr.AppendLine(e.Data); };
         process.Start();
@@ -83,6 +85,9 @@ public sealed class AppProcess : IAsyncDisposable
 
     /// <summary>Milliseconds from spawn to the first line on stdout, once there was one.</summary>
     public double? FirstLineMs { get; private set; }
+
+    /// <summary>Milliseconds from spawn to the process's exit, once it has exited (as the runtime saw the child end).</summary>
+    public double? ExitedMs { get; private set; }
 
     /// <summary>The ready line's own figure (time since the app's Main began), once it was printed.</summary>
     public double? ReportedReadyMs { get; private set; }

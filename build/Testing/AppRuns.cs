@@ -44,4 +44,15 @@ public static class AppRuns
             throw new InvalidOperationException($"{app} exited with {exitCode}.\nstderr:\n{process.Stderr}");
         return readyMs;
     }
+
+    /// <summary>Runs an app with <paramref name="args"/> to its own exit (a one-shot run: <c>--help</c>, nothing to do). Returns spawn-to-exit ms.</summary>
+    public static async Task<double> RunToExitAsync(App app, string executable, string rid, IReadOnlyList<string> args)
+    {
+        ArgumentNullException.ThrowIfNull(app);
+        await using var process = AppProcess.Start(executable, args, rid: rid);
+        var exitCode = await process.WaitForExitAsync(ReadyTimeout(rid)).ConfigureAwait(false);
+        if (exitCode != 0)
+            throw new InvalidOperationException($"{app} {string.Join(' ', args)} exited with {exitCode}.\nstderr:\n{process.Stderr}");
+        return process.ExitedMs ?? throw new InvalidOperationException($"{app} exited unseen");
+    }
 }
