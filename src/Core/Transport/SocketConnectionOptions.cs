@@ -22,7 +22,7 @@ public sealed class SocketConnectionOptions
     /// stops allocating buffers once warm (<see cref="MemoryPool{T}.Shared"/> allocates when its small
     /// caches run dry under a megabyte in flight). 64 KiB rather than 16: a send call takes up to 8
     /// blocks, so what is written through the pipe goes out in a quarter of the system calls (1 MiB
-    /// publishes, when they still went through it: 0.85 of the CPU per message, benchmarks/README.md).
+    /// publishes, when they still went through it: 0.85 of the CPU per message, docs/benchmarks.md).
     /// </remarks>
     public MemoryPool<byte> MemoryPool { get; set; } = Internal.BlockMemoryPool.Instance;
 
