@@ -17,13 +17,19 @@ public static class Repo
         var other => throw new PlatformNotSupportedException($"no RID for {other}"),
     };
 
-    private static string FindRoot()
+    // Above the binary (the tests, the harness), else above the working directory (a script run with
+    // `dotnet run file.cs`, whose binary lives in the SDK's cache).
+    private static string FindRoot() =>
+        Above(AppContext.BaseDirectory) ?? Above(Environment.CurrentDirectory)
+        ?? throw new InvalidOperationException($"cannot find the repository root above {AppContext.BaseDirectory} or {Environment.CurrentDirectory}");
+
+    private static string? Above(string start)
     {
-        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
+        for (var dir = new DirectoryInfo(start); dir is not null; dir = dir.Parent)
         {
             if (File.Exists(Path.Combine(dir.FullName, "global.json")) && Directory.Exists(Path.Combine(dir.FullName, "samples")))
                 return dir.FullName;
         }
-        throw new InvalidOperationException($"cannot find the repository root above {AppContext.BaseDirectory}");
+        return null;
     }
 }

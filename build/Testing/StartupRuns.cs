@@ -30,7 +30,11 @@ public static class StartupRuns
     /// NativeAOT hello world, build/StartupFloor) in <paramref name="pairs"/> alternating pairs, and the
     /// binary's size. Fewer pairs under qemu, where each run is slow.
     /// </summary>
-    public static async Task<BaselineEntry> MeasureAsync(App app, string rid, PublishResult aot, PublishResult floor, string brokerUri, int pairs)
+    /// <remarks>
+    /// Given <paramref name="earlier"/>, a measurement of the same binaries, each figure goes on from
+    /// it: the least times of both, as if the pairs had been one run.
+    /// </remarks>
+    public static async Task<BaselineEntry> MeasureAsync(App app, string rid, PublishResult aot, PublishResult floor, string brokerUri, int pairs, BaselineEntry? earlier = null)
     {
         ArgumentNullException.ThrowIfNull(app);
         ArgumentNullException.ThrowIfNull(aot);
@@ -49,6 +53,12 @@ public static class StartupRuns
         }
         figures.Add(await FigureAsync(StartupFigure.Names.Help,
             () => AppRuns.RunToExitAsync(App.StartupFloor, floorExe, rid, ["--help"]), () => AppRuns.RunToExitAsync(app, exe, rid, ["--help"]), n).ConfigureAwait(false));
+        if (earlier is not null)
+        {
+            figures = [.. figures.Select(f => earlier.Figures.FirstOrDefault(e => e.Name == f.Name) is { } e
+                ? f with { FloorMs = Math.Min(f.FloorMs, e.FloorMs), AppMs = Math.Min(f.AppMs, e.AppMs) }
+                : f)];
+        }
         return new BaselineEntry(app.Name, rid, aot.Size, figures);
     }
 
