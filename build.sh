@@ -11,6 +11,8 @@
 #                        purpose: commit it with the change that moved them)
 #   ./build.sh gate-sensitivity [rounds]   which start-up regressions the gate catches (a Consumer
 #                        published with known delays, timed as the gate does)
+#   ./build.sh gate-repeat [rounds]   the gate on the unchanged apps, that many rounds: every failure is a
+#                        false one (run it under the load the gate must stand)
 #   ./build.sh doctor    preflight: C toolchains (host and arm64 under qemu) and AOT packs per RID;
 #                        exits 1 when either RID is not ready
 #   ./build.sh bootstrap install what building and testing need (apt)
@@ -47,10 +49,10 @@ case "$verb" in
     ;;
   publish) harness publish "$@" ;;
   size) harness size "$@" ;;
-  baseline)
+  baseline|gate-repeat)
     build/bootstrap.sh
     with_broker
-    harness baseline "$@"
+    harness "$verb" "$@"
     ;;
   gate-sensitivity)
     build/bootstrap.sh

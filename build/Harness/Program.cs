@@ -11,6 +11,10 @@ switch (args)
         var baselinePairs = args.Length > 1 && int.TryParse(args[1], out var b) && b > 0 ? b : StartupRuns.GatePairs;
         return await RecordBaseline.RunAsync(baselinePairs, Console.Out);
 
+    case ["gate-repeat", ..]:
+        var repeat = args.Length > 1 && int.TryParse(args[1], out var gr) && gr > 0 ? gr : 10;
+        return await GateRepeat.RunAsync(repeat, BrokerNode.RequiredUri("gate-repeat"), Console.Out);
+
     case ["gate-sensitivity", ..]:
         var rounds = args.Length > 1 && int.TryParse(args[1], out var g) && g > 0 ? g : 5;
         return await GateSensitivity.RunAsync(rounds, Console.Out);
@@ -38,6 +42,6 @@ switch (args)
         return await Soak.RunAsync(soakCount, BrokerNode.RequiredUri("soak"), Console.Out);
 
     default:
-        Console.Error.WriteLine("usage: Prewire.Harness demo [runs] | baseline [pairs] | gate-sensitivity [rounds] | publish [rid...] | size [rid] | report [runs] | messaging [runs] | rolling-restart [seconds] | soak [messages]");
+        Console.Error.WriteLine("usage: Prewire.Harness demo [runs] | baseline [pairs] | gate-sensitivity [rounds] | gate-repeat [rounds] | publish [rid...] | size [rid] | report [runs] | messaging [runs] | rolling-restart [seconds] | soak [messages]");
         return 2;
 }
