@@ -121,6 +121,8 @@ public sealed class AppProcess : IAsyncDisposable
             _process.Kill(entireProcessTree: true);
             throw new TimeoutException($"did not exit within {timeout.TotalSeconds} s.\nstdout:\n{Stdout}\nstderr:\n{Stderr}");
         }
+        // The wait can return before the Exited event ran (the exit already seen): a later time then.
+        ExitedMs ??= _sinceSpawn.Elapsed.TotalMilliseconds;
         return _process.ExitCode;
     }
 

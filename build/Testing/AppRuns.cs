@@ -53,6 +53,6 @@ public static class AppRuns
         var exitCode = await process.WaitForExitAsync(ReadyTimeout(rid)).ConfigureAwait(false);
         if (exitCode != 0)
             throw new InvalidOperationException($"{app} {string.Join(' ', args)} exited with {exitCode}.\nstderr:\n{process.Stderr}");
-        return process.ExitedMs ?? throw new InvalidOperationException($"{app} exited unseen");
+        return process.ExitedMs!.Value;
     }
 }

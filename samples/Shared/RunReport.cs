@@ -124,7 +124,7 @@ public sealed class RunReport(int? requested, string latencyName)
     // Twice, with finalizers run between: what a finalizer frees is gone by the second. The live bytes
     // are read from that collection's own record, not GC.GetTotalMemory: with other threads allocating
     // (the client's loops) it also counts their allocation contexts, and read here it went negative.
-    private static long HeapAfterFullCollection()
+    internal static long HeapAfterFullCollection()
     {
         GC.Collect(GC.MaxGeneration, GCCollectionMode.Forced, blocking: true, compacting: true);
         GC.WaitForPendingFinalizers();

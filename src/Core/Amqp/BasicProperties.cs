@@ -14,7 +14,11 @@ public sealed class BasicProperties
     /// <summary>content-encoding (bit 14).</summary>
     public string? ContentEncoding { get; set; }
 
-    /// <summary>headers (bit 13). See <see cref="FieldTable"/> for the value types.</summary>
+    /// <summary>
+    /// headers (bit 13). A value is null, bool, sbyte, byte, short, ushort, int, uint, long, float,
+    /// double, <see cref="AmqpDecimal"/>, string or byte[] (a long string), <see cref="AmqpBytes"/>,
+    /// <see cref="AmqpTimestamp"/>, a nested table or a <see cref="List{T}"/> of values.
+    /// </summary>
     public Dictionary<string, object?>? Headers { get; set; }
 
     /// <summary>delivery-mode (bit 12): 1 transient, 2 persistent.</summary>

@@ -18,16 +18,16 @@ internal static class LongRun
     /// </summary>
     public const long SlackBytes = 1024;
 
-    private const int Window = 1_000;
+    private const int Warmup = 20_000, Window = 1_000;
 
     /// <summary>
     /// Runs <paramref name="operation"/> to a steady state, then <see cref="Operations"/> times, and
     /// returns what of the two checks failed (empty when neither did). Each operation must complete
     /// synchronously: everything it allocates is then counted on this thread, whatever runs beside it.
     /// </summary>
-    public static IReadOnlyList<string> Check(string what, Func<ValueTask> operation, int warmup = 20_000)
+    public static IReadOnlyList<string> Check(string what, Func<ValueTask> operation)
     {
-        Run(operation, warmup);
+        Run(operation, Warmup);
         var perWindow = long.MaxValue;
         for (var i = 0; i < 5; i++)
         {
@@ -36,11 +36,11 @@ internal static class LongRun
             perWindow = Math.Min(perWindow, GC.GetAllocatedBytesForCurrentThread() - before);
         }
 
-        var heapBefore = LiveHeapBytes();
+        var heapBefore = RunReport.HeapAfterFullCollection();
         var start = GC.GetAllocatedBytesForCurrentThread();
         Run(operation, Operations);
         var allocated = GC.GetAllocatedBytesForCurrentThread() - start;
-        var heapGrowth = LiveHeapBytes() - heapBefore;
+        var heapGrowth = RunReport.HeapAfterFullCollection() - heapBefore;
 
         var failures = new List<string>();
         var expected = perWindow * (Operations / Window);
@@ -59,16 +59,5 @@ internal static class LongRun
             if (!pending.IsCompletedSuccessfully) throw new InvalidOperationException("the operation did not complete synchronously; its allocations would be counted on another thread");
             pending.GetAwaiter().GetResult();
         }
-    }
-
-    // Live objects only: a full, blocking, compacting collection, finalizers run, and again.
-    private static long LiveHeapBytes()
-    {
-        for (var i = 0; i < 2; i++)
-        {
-            GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
-            GC.WaitForPendingFinalizers();
-        }
-        return GC.GetGCMemoryInfo(GCKind.FullBlocking).HeapSizeBytes;
     }
 }

@@ -1,6 +1,6 @@
 using System.Globalization;
-using Prewire.Framing.Internal;
 using Prewire.Amqp;
+using Prewire.Framing.Internal;
 
 namespace Prewire.Messaging.Internal;
 
