@@ -2,12 +2,12 @@ using System.Globalization;
 
 namespace Prewire.Testing;
 
-/// <summary>Debian's python3-pika, an AMQP client not written here (tests/AotSmoke/Interop/pika_client.py).</summary>
+/// <summary>Debian's python3-pika, an AMQP client not written here (tests/Shared/pika_client.py).</summary>
 public static class Pika
 {
     /// <summary>Runs one command of the script against <paramref name="uri"/>; returns what it printed.</summary>
     public static Task<string> RunAsync(string uri, string command, params string[] args) =>
-        Tool.RunCheckedAsync("/usr/bin/python3", [Path.Combine(Repo.Root, "tests", "AotSmoke", "Interop", "pika_client.py"), command, uri, .. args], Repo.Root);
+        Tool.RunCheckedAsync("/usr/bin/python3", [Path.Combine(Repo.Root, "tests", "Shared", "pika_client.py"), command, uri, .. args], Repo.Root);
 
     /// <summary>The messages ready in <paramref name="queue"/>, read from the queue itself (a passive declare).</summary>
     public static async Task<int> CountAsync(string uri, string queue) =>

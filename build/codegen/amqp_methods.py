@@ -11,7 +11,7 @@ import os
 import sys
 
 # (constant name, class id), as the specification names the classes.
-CLASSES = [("Connection", 10), ("Channel", 20), ("Queue", 50), ("Basic", 60), ("Confirm", 85)]
+CLASSES = [("Connection", 10), ("Channel", 20), ("Exchange", 40), ("Queue", 50), ("Basic", 60), ("Confirm", 85)]
 
 # (type name, class id, method id, spec name, [(argument, kind)]); kind: octet short long longlong
 # shortstr longstr table bit
@@ -30,8 +30,14 @@ METHODS = [
     ("ChannelOpenOk", 20, 11, "channel.open-ok", [("Reserved1", "longstr")]),
     ("ChannelClose", 20, 40, "channel.close", [("ReplyCode", "short"), ("ReplyText", "shortstr"), ("FailingClassId", "short"), ("FailingMethodId", "short")]),
     ("ChannelCloseOk", 20, 41, "channel.close-ok", []),
+    ("ExchangeDeclare", 40, 10, "exchange.declare", [("Reserved1", "short"), ("Exchange", "shortstr"), ("Type", "shortstr"), ("Passive", "bit"), ("Durable", "bit"), ("AutoDelete", "bit"), ("Internal", "bit"), ("NoWait", "bit"), ("Arguments", "table")]),
+    ("ExchangeDeclareOk", 40, 11, "exchange.declare-ok", []),
     ("QueueDeclare", 50, 10, "queue.declare", [("Reserved1", "short"), ("Queue", "shortstr"), ("Passive", "bit"), ("Durable", "bit"), ("Exclusive", "bit"), ("AutoDelete", "bit"), ("NoWait", "bit"), ("Arguments", "table")]),
     ("QueueDeclareOk", 50, 11, "queue.declare-ok", [("Queue", "shortstr"), ("MessageCount", "long"), ("ConsumerCount", "long")]),
+    ("QueueBind", 50, 20, "queue.bind", [("Reserved1", "short"), ("Queue", "shortstr"), ("Exchange", "shortstr"), ("RoutingKey", "shortstr"), ("NoWait", "bit"), ("Arguments", "table")]),
+    ("QueueBindOk", 50, 21, "queue.bind-ok", []),
+    ("QueueDelete", 50, 40, "queue.delete", [("Reserved1", "short"), ("Queue", "shortstr"), ("IfUnused", "bit"), ("IfEmpty", "bit"), ("NoWait", "bit")]),
+    ("QueueDeleteOk", 50, 41, "queue.delete-ok", [("MessageCount", "long")]),
     ("BasicQos", 60, 10, "basic.qos", [("PrefetchSize", "long"), ("PrefetchCount", "short"), ("Global", "bit")]),
     ("BasicQosOk", 60, 11, "basic.qos-ok", []),
     ("BasicConsume", 60, 20, "basic.consume", [("Reserved1", "short"), ("Queue", "shortstr"), ("ConsumerTag", "shortstr"), ("NoLocal", "bit"), ("NoAck", "bit"), ("Exclusive", "bit"), ("NoWait", "bit"), ("Arguments", "table")]),

@@ -40,6 +40,15 @@ public sealed class AmqpException : Exception
         ReplyText = message;
     }
 
+    // The broker's words, prefixed with which broker said them (never with the password).
+    internal AmqpException(string broker, AmqpException said)
+        : base($"{broker}: {said.Message}", said)
+    {
+        Kind = said.Kind;
+        ReplyCode = said.ReplyCode;
+        ReplyText = said.ReplyText;
+    }
+
     /// <summary>What was closed or refused.</summary>
     public AmqpExceptionKind Kind { get; }
 
@@ -62,6 +71,7 @@ public sealed class AmqpException : Exception
         AmqpExceptionKind.ChannelClosed => "the broker closed the channel",
         AmqpExceptionKind.Nacked => "the broker refused the message (basic.nack)",
         AmqpExceptionKind.Returned => "the broker returned the message as unroutable",
+        AmqpExceptionKind.ConsumerCancelled => "the broker cancelled the consumer",
         _ => "AMQP error",
     };
 }

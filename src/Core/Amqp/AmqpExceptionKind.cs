@@ -14,4 +14,7 @@ public enum AmqpExceptionKind
 
     /// <summary>basic.return for a mandatory message no queue took.</summary>
     Returned,
+
+    /// <summary>basic.cancel from the broker: the consumer's queue was deleted (or, in a cluster, its node went).</summary>
+    ConsumerCancelled,
 }

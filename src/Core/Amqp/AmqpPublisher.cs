@@ -1,20 +1,17 @@
 using System.Buffers;
-using System.Diagnostics;
-using System.IO.Pipelines;
 using System.Runtime.CompilerServices;
 using Prewire.Amqp.Internal;
 using Prewire.Framing.Internal;
 using Prewire.Framing.Internal.Methods;
 using Prewire.Tasks;
-using Prewire.Transport.Internal;
 
 namespace Prewire.Amqp;
 
 /// <summary>
-/// A zero-copy AMQP 0-9-1 publisher with publisher confirms, on one connection and
-/// <see cref="AmqpPublisherOptions.Channels"/> channels (one by default).
+/// A zero-copy AMQP 0-9-1 publisher with publisher confirms, on <see cref="AmqpPublisherOptions.Channels"/>
+/// channels (one by default) of an <see cref="AmqpConnection"/>: its own, or one it shares with a consumer.
 /// <see cref="PublishAsync(string, string, BasicProperties?, ReadOnlySequence{byte}, bool, CancellationToken)"/>
-/// writes the frames straight into the connection's <see cref="PipeWriter"/> on the caller's thread:
+/// writes the frames straight into the connection's pipe on the caller's thread:
 /// the body goes from the caller's memory into the pipe's, and nowhere else. A body larger than half
 /// the write buffer does not even go there: its frames are laid out around the caller's memory and
 /// the connection's send loop sends them from it (a 1 MiB body in one system call on Linux), in parts
@@ -32,96 +29,92 @@ namespace Prewire.Amqp;
 /// alarm), publishes wait. Cancelling a publish stops the wait; a message already written is not
 /// taken back.
 /// </remarks>
-public sealed partial class AmqpPublisher : IAsyncDisposable
+public sealed class AmqpPublisher : IAsyncDisposable
 {
-    private const string SequenceHeader = "x-prewire-publish-seq";
-
     // A body frame is two segments of a vectored send (its payload, then its end octet with the next
     // frame's header): 16 frames (2 MiB at frame-max 128 KiB) are 33 segments, one sendmsg on Linux, so a
     // 1 MiB body goes out in one call, and a larger one lets other channels' frames in every 2 MiB.
     private const int FramesPerPart = 16;
 
-    private static readonly TaskCompletionSource _open = CompletedGate();
-
-    private readonly SocketConnection _connection;
-    private readonly AmqpUri _address;
-    private readonly TimeSpan _closeTimeout;
-    private readonly AsyncLock _writeLock = new();
+    private readonly AmqpConnection _connection;
+    private readonly bool _ownsConnection;
     private readonly PublishChannel[] _channels;
-    private readonly TaskCompletionSource _closed = new(TaskCreationOptions.RunContinuationsAsynchronously);
-    private volatile TaskCompletionSource _unblocked = _open;
     private volatile Exception? _failure;
-    private uint _frameMax = AmqpConstants.MinFrameMax;
-    private TimeSpan _heartbeat;
     private int _nextChannel;
     private bool _confirmsEnabled;
-    private readonly long _flushThreshold;
-    private long _lastReceived = Environment.TickCount64;
-    private Task _reading = Task.CompletedTask;
-    private Task _heartbeating = Task.CompletedTask;
-    private PeriodicTimer? _heartbeatTimer;
-    private bool _closeOkReceived;
 
-    private AmqpPublisher(SocketConnection connection, AmqpUri address, TimeSpan closeTimeout, long flushThreshold, int channels)
+    private AmqpPublisher(AmqpConnection connection, bool ownsConnection, int channels)
     {
         _connection = connection;
-        _address = address;
-        _closeTimeout = closeTimeout;
-        _flushThreshold = flushThreshold;
+        _ownsConnection = ownsConnection;
         _channels = new PublishChannel[channels];
-        for (var i = 0; i < channels; i++) _channels[i] = new PublishChannel((ushort)(i + 1));
+        for (var i = 0; i < channels; i++) _channels[i] = new PublishChannel(this);
     }
 
     /// <summary>The broker, without credentials.</summary>
-    public string Broker => _address.ToString();
+    public string Broker => _connection.Broker;
 
     /// <summary>The negotiated frame-max.</summary>
-    public uint FrameMax => _frameMax;
+    public uint FrameMax => _connection.FrameMax;
 
     /// <summary>The negotiated heartbeat interval (zero: none).</summary>
-    public TimeSpan Heartbeat => _heartbeat;
+    public TimeSpan Heartbeat => _connection.Heartbeat;
 
     /// <summary>The number of channels publishes are spread over.</summary>
     public int Channels => _channels.Length;
 
     /// <summary>True while the broker has blocked publishing (connection.blocked).</summary>
-    public bool IsBlocked => !_unblocked.Task.IsCompleted;
+    public bool IsBlocked => _connection.IsBlocked;
 
-    /// <summary>Connects, authenticates (PLAIN), tunes, opens the virtual host and a channel in confirm mode.</summary>
+    /// <summary>The connection the publisher's channels are on.</summary>
+    public AmqpConnection Connection => _connection;
+
+    /// <summary>Connects (<see cref="AmqpConnection.ConnectAsync"/>), then opens the publisher's channels on a connection of its own, closed with it.</summary>
     /// <exception cref="IOException">The broker could not be reached or hung up; the message names it.</exception>
     /// <exception cref="AmqpException">The broker refused: credentials (403), virtual host (530), ...</exception>
     public static async Task<AmqpPublisher> ConnectAsync(AmqpPublisherOptions options, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(options);
-        if (options.Channels is < 1 or > ushort.MaxValue)
-            throw new ArgumentOutOfRangeException(nameof(options), options.Channels, $"{nameof(options.Channels)} must be 1 to {ushort.MaxValue} (AMQP numbers channels in 16 bits, 0 being the connection's)");
-        var address = options.Uri ?? throw new ArgumentException($"{nameof(options.Uri)} is required", nameof(options));
-        if (address.IsTls) throw new NotSupportedException($"AmqpPublisher speaks amqp:// only, not TLS ({address}): use RabbitMQ.Client for amqps://");
-        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        timeout.CancelAfter(options.HandshakeTimeout);
-        var connection = await SocketConnection.ConnectAsync(address.Host, address.Port, options.Transport, timeout.Token).ConfigureAwait(false);
-        var publisher = new AmqpPublisher(connection, address, options.CloseTimeout, Math.Max(AmqpConstants.MinFrameMax, options.Transport.MaxWriteBufferSize / 2), options.Channels);
+        CheckChannels(options.Channels);
+        var connection = await AmqpConnection.ConnectAsync(options, cancellationToken).ConfigureAwait(false);
         try
         {
-            await publisher.HandshakeAsync(options, timeout.Token).ConfigureAwait(false);
-        }
-        catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
-        {
-            await connection.DisposeAsync().ConfigureAwait(false);
-            throw new IOException($"{address} did not complete the AMQP handshake within {options.HandshakeTimeout.TotalSeconds:0.#} s");
+            return await OpenAsync(connection, ownsConnection: true, options.Channels, options.Confirms, cancellationToken).ConfigureAwait(false);
         }
         catch
         {
             await connection.DisposeAsync().ConfigureAwait(false);
             throw;
         }
-        publisher._reading = publisher.ReadLoopAsync();
-        if (publisher._heartbeat > TimeSpan.Zero)
+    }
+
+    /// <summary>Opens a publisher's channels on <paramref name="connection"/> (in confirm mode unless <paramref name="confirms"/> is false); closing it closes them, not the connection.</summary>
+    public static Task<AmqpPublisher> OpenAsync(AmqpConnection connection, int channels = 1, bool confirms = true, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(connection);
+        CheckChannels(channels);
+        return OpenAsync(connection, ownsConnection: false, channels, confirms, cancellationToken);
+    }
+
+    private static async Task<AmqpPublisher> OpenAsync(AmqpConnection connection, bool ownsConnection, int channels, bool confirms, CancellationToken cancellationToken)
+    {
+        var publisher = new AmqpPublisher(connection, ownsConnection, channels);
+        await connection.OpenChannelsAsync(publisher._channels, cancellationToken).ConfigureAwait(false);
+        if (confirms)
         {
-            publisher._heartbeatTimer = new PeriodicTimer(publisher._heartbeat / 2);
-            publisher._heartbeating = publisher.HeartbeatLoopAsync(publisher._heartbeatTimer);
+            var replies = new Task<ConfirmSelectOk>[channels];
+            await connection.SendAsync(publisher._channels, new ConfirmSelect(false), replies, cancellationToken).ConfigureAwait(false);
+            await Task.WhenAll(replies).ConfigureAwait(false);
+            publisher._confirmsEnabled = true;
+            foreach (var channel in publisher._channels) channel.ConfirmsEnabled = true;
         }
         return publisher;
+    }
+
+    private static void CheckChannels(int channels)
+    {
+        if (channels is < 1 or > ushort.MaxValue)
+            throw new ArgumentOutOfRangeException(nameof(channels), channels, $"{nameof(AmqpPublisherOptions.Channels)} must be 1 to {ushort.MaxValue} (AMQP numbers channels in 16 bits, 0 being the connection's)");
     }
 
     /// <summary>Publishes <paramref name="body"/>; completes when the broker confirmed it.</summary>
@@ -144,55 +137,25 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
     }
 
     /// <summary>
-    /// Closes the connection politely (connection.close, then close-ok) and the socket, within
-    /// <see cref="AmqpPublisherOptions.CloseTimeout"/> in all.
+    /// Closes the publisher: its own connection politely (connection.close, then close-ok) within
+    /// <see cref="AmqpConnectionOptions.CloseTimeout"/>, or, on a shared connection, its channels.
+    /// Publishes not yet confirmed fail.
     /// </summary>
     public async Task CloseAsync(CancellationToken cancellationToken = default)
     {
-        var started = Stopwatch.GetTimestamp();
-        TimeSpan Left() => TimeSpan.FromTicks(Math.Max(0, (_closeTimeout - Stopwatch.GetElapsedTime(started)).Ticks));
-        if (_failure is null)
+        if (_ownsConnection)
         {
-            // A writer stuck behind back-pressure (a blocked broker) must not keep the close waiting
-            // forever: without the lock in time, skip the polite close; the late turn is handed back.
-            var turn = _writeLock.WaitAsync().AsTask();
-            if (await Task.WhenAny(turn, Task.Delay(Left(), cancellationToken)).ConfigureAwait(false) == turn)
-            {
-                try
-                {
-                    if (_failure is null)
-                    {
-                        AmqpFrameWriter.WriteMethod(_connection.Output, 0, new ConnectionClose(200, "Goodbye", 0, 0));
-                        await _connection.Output.FlushAsync(cancellationToken).ConfigureAwait(false);
-                    }
-                }
-                finally
-                {
-                    _writeLock.Release();
-                }
-                await Task.WhenAny(_closed.Task, Task.Delay(Left(), cancellationToken)).ConfigureAwait(false);
-            }
-            else
-            {
-                _ = turn.ContinueWith(static (_, state) => ((AsyncLock)state!).Release(), _writeLock, CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
-            }
+            await _connection.CloseAsync(cancellationToken).ConfigureAwait(false);
+            return;
         }
-        Fail(new ObjectDisposedException(nameof(AmqpPublisher), $"the publisher to {Broker} was closed"));
-        // After close-ok the broker drops the socket at once (often with a reset): AMQP lets the client
-        // close too, so a TCP half-close would only wait for that reset.
-        if (Volatile.Read(ref _closeOkReceived)) _connection.Abort(null);
-        else await _connection.CloseAsync(Left()).ConfigureAwait(false);
+        foreach (var channel in _channels) await _connection.CloseChannelAsync(channel, cancellationToken).ConfigureAwait(false);
     }
 
     /// <inheritdoc />
     public async ValueTask DisposeAsync()
     {
-        if (_failure is null) await CloseAsync().ConfigureAwait(false);
-        // Both loops end without an exception: a disposed timer stops waiting, a disposed connection
-        // completes Input and the flushes waiting on Output.
-        _heartbeatTimer?.Dispose();
-        await _connection.DisposeAsync().ConfigureAwait(false);
-        await Task.WhenAll(_reading, _heartbeating).ConfigureAwait(false);
+        if (_ownsConnection) await _connection.DisposeAsync().ConfigureAwait(false);
+        else if (_failure is null) await CloseAsync().ConfigureAwait(false);
     }
 
     // Usually suspends (the confirm is a network round trip), so its state machine comes from a pool
@@ -204,7 +167,7 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
         var handedOver = false;
         try
         {
-            var unblocked = _unblocked.Task;
+            var unblocked = _connection.Unblocked;
             if (!unblocked.IsCompleted) await unblocked.WaitAsync(cancellationToken).ConfigureAwait(false);
             var channel = TakeFreeChannel(out var next);
             if (channel is null)
@@ -215,22 +178,22 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
             try
             {
                 var sent = default(ValueTask);
-                if (body.Length > _flushThreshold)
+                if (body.Length > _connection.FlushThreshold)
                 {
                     // The send loop sends a direct send after what was flushed before it; what this channel's
                     // last publish left for a later writer to flush must be flushed first, or this overtakes it.
                     if (channel.MaybeUnflushed)
                     {
-                        await _writeLock.WaitAsync().ConfigureAwait(false);
+                        await _connection.WriteLock.WaitAsync().ConfigureAwait(false);
                         try
                         {
-                            var output = _connection.Output;
+                            var output = _connection.Transport.Output;
                             if (output.UnflushedBytes > 0 && (await output.FlushAsync(cancellationToken).ConfigureAwait(false)).IsCompleted) ThrowIfFailed();
                             channel.MaybeUnflushed = false;
                         }
                         finally
                         {
-                            _writeLock.Release();
+                            _connection.WriteLock.Release();
                         }
                     }
                     // No write lock: the channel orders its own publishes, and the send loop puts whole frames
@@ -239,7 +202,7 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
                     // Laid out before anything is committed: a header that cannot be written leaves the channel as it was.
                     var sequence = channel.LastSequence + 1;
                     var (content, send) = channel.Direct;
-                    var frames = FrameDirect(channel.Number, content, new BasicPublish(0, exchange, routingKey, mandatory, false), properties, mandatory ? SequenceHeader : null, (long)sequence, body);
+                    var frames = FrameDirect(channel.Number, content, new BasicPublish(0, exchange, routingKey, mandatory, false), properties, mandatory ? PublishChannel.SequenceHeader : null, (long)sequence, body);
                     channel.LastSequence = sequence;
                     if (_confirmsEnabled)
                     {
@@ -249,30 +212,30 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
                         owner = null;
                         handedOver = true;
                     }
-                    sent = _connection.SendDirectAsync(send, frames, content.PartEnds);
+                    sent = _connection.Transport.SendDirectAsync(send, frames, content.PartEnds);
                 }
                 else
                 {
-                    await _writeLock.WaitAsync().ConfigureAwait(false);
+                    await _connection.WriteLock.WaitAsync().ConfigureAwait(false);
                     try
                     {
                         ThrowIfFailed();
                         var sequence = channel.LastSequence + 1;
-                        var output = _connection.Output;
-                        AmqpFrameWriter.WritePublishHead(output, channel.Number, new BasicPublish(0, exchange, routingKey, mandatory, false), (ulong)body.Length, properties, mandatory ? SequenceHeader : null, (long)sequence);
-                        AmqpFrameWriter.WriteContentBody(output, channel.Number, body, _frameMax);
+                        var output = _connection.Transport.Output;
+                        AmqpFrameWriter.WritePublishHead(output, channel.Number, new BasicPublish(0, exchange, routingKey, mandatory, false), (ulong)body.Length, properties, mandatory ? PublishChannel.SequenceHeader : null, (long)sequence);
+                        AmqpFrameWriter.WriteContentBody(output, channel.Number, body, _connection.FrameMax);
                         channel.LastSequence = sequence;
                         if (_confirmsEnabled) confirm = channel.Confirms.Register(sequence);
                         owner?.Dispose();
                         owner = null;
                         // The last of a burst of queued publishers flushes for all of them (or anyone past the threshold).
-                        var flush = !_writeLock.HasWaiters || output.UnflushedBytes >= _flushThreshold;
+                        var flush = !_connection.WriteLock.HasWaiters || output.UnflushedBytes >= _connection.FlushThreshold;
                         channel.MaybeUnflushed = !flush;
                         if (flush && (await output.FlushAsync(cancellationToken).ConfigureAwait(false)).IsCompleted) ThrowIfFailed();
                     }
                     finally
                     {
-                        _writeLock.Release();
+                        _connection.WriteLock.Release();
                     }
                 }
                 // The channel stays ours until the body is out: its next content must not start before.
@@ -317,34 +280,22 @@ public sealed partial class AmqpPublisher : IAsyncDisposable
     {
         content.Reset();
         AmqpFrameWriter.WritePublishHead(content.Head, channel, method, (ulong)body.Length, properties, extraHeader, extraValue);
-        return content.Frame(channel, body, _frameMax, FramesPerPart);
+        return content.Frame(channel, body, _connection.FrameMax, FramesPerPart);
     }
 
     private void ThrowIfFailed()
     {
-        if (_failure is { } failure) throw Rethrowable(failure);
+        if (_failure is { } failure) throw AmqpConnection.Rethrowable(failure);
     }
 
-    private static Exception Rethrowable(Exception failure) => failure switch
-    {
-        AmqpException amqp => new AmqpException(amqp.Kind, amqp.ReplyCode, amqp.ReplyText, amqp),
-        ObjectDisposedException disposed => new ObjectDisposedException(disposed.ObjectName, disposed.Message),
-        _ => new IOException(failure.Message, failure),
-    };
-
-    /// <summary>The connection or channel is gone: fail everything outstanding, once, and release waiters.</summary>
-    private void Fail(Exception failure)
+    /// <summary>
+    /// One of the publisher's channels ended (the broker closed it, or the connection went): the
+    /// publisher fails as a whole, once. Its publishes were spread over all channels, so callers see one
+    /// failure, not one channel's share of them failing.
+    /// </summary>
+    internal void Fail(Exception failure)
     {
         if (Interlocked.CompareExchange(ref _failure, failure, null) is not null) return;
         foreach (var channel in _channels) channel.Confirms.FailAll(failure);
-        _unblocked.TrySetException(failure);
-        _closed.TrySetResult();
-    }
-
-    private static TaskCompletionSource CompletedGate()
-    {
-        var gate = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        gate.SetResult();
-        return gate;
     }
 }

@@ -2,7 +2,7 @@ using System.Buffers;
 
 namespace Prewire.Transport;
 
-/// <summary>Options of the socket connection under Prewire's AMQP client (<see cref="Amqp.AmqpPublisherOptions.Transport"/>).</summary>
+/// <summary>Options of the socket connection under Prewire's AMQP client (<see cref="Amqp.AmqpConnectionOptions.Transport"/>).</summary>
 public sealed class SocketConnectionOptions
 {
     /// <summary>Bytes received but not yet read by the application before the socket stops reading.</summary>

@@ -1,4 +1,5 @@
 using Prewire.Framing.Internal;
+using Prewire.Framing.Internal.Methods;
 using Prewire.Tasks;
 
 namespace Prewire.Amqp.Internal;
@@ -7,11 +8,12 @@ namespace Prewire.Amqp.Internal;
 /// One channel of a publisher: its publish sequence (the broker's delivery tags count per channel),
 /// its outstanding confirms, and the basic.return whose content header it is waiting for.
 /// </summary>
-internal sealed class PublishChannel(ushort number)
+internal sealed class PublishChannel(AmqpPublisher publisher) : AmqpChannel
 {
-    private (FramedContent, ChannelBodySend)? _direct;
+    /// <summary>The header a mandatory publish carries its sequence number in, to match a basic.return to it.</summary>
+    public const string SequenceHeader = "x-prewire-publish-seq";
 
-    public ushort Number { get; } = number;
+    private (FramedContent, ChannelBodySend)? _direct;
 
     /// <summary>
     /// Held by one publish from its method frame to its last body frame: AMQP lets frames of different
@@ -20,6 +22,9 @@ internal sealed class PublishChannel(ushort number)
     public AsyncLock Turn { get; } = new();
 
     public ConfirmTracker Confirms { get; } = new();
+
+    /// <summary>The channel is in confirm mode: returns are matched to their publishes.</summary>
+    public bool ConfirmsEnabled { get; set; }
 
     /// <summary>The last sequence number given out; advanced under <see cref="Turn"/>.</summary>
     public ulong LastSequence { get; set; }
@@ -34,5 +39,42 @@ internal sealed class PublishChannel(ushort number)
     public bool MaybeUnflushed { get; set; }
 
     /// <summary>Set by basic.return; the content header that follows names the publish.</summary>
-    public (ushort Code, string Text)? PendingReturn { get; set; }
+    private (ushort Code, string Text)? _pendingReturn;
+
+    public override void OnFrame(in Frame frame)
+    {
+        switch (frame.Type)
+        {
+            case FrameType.Method:
+                OnMethod(frame);
+                break;
+            case FrameType.ContentHeader when _pendingReturn is { } returned:
+                var header = AmqpFrameReader.ReadContentHeader(frame);
+                if (ConfirmsEnabled && header.Properties.Headers?.GetValueOrDefault(SequenceHeader) is long sequence)
+                    Confirms.Returned((ulong)sequence, returned.Code, returned.Text);
+                _pendingReturn = null;
+                break;
+        }
+    }
+
+    protected override void OnClosed(Exception reason) => publisher.Fail(reason);
+
+    private void OnMethod(in Frame frame)
+    {
+        switch (AmqpFrameReader.ReadCommandId(frame))
+        {
+            case AmqpCommandId.BasicAck:
+                var ack = AmqpFrameReader.ReadMethod<BasicAck>(frame);
+                Confirms.Ack(ack.DeliveryTag, ack.Multiple);
+                break;
+            case AmqpCommandId.BasicNack:
+                var nack = AmqpFrameReader.ReadMethod<BasicNack>(frame);
+                Confirms.Nack(nack.DeliveryTag, nack.Multiple);
+                break;
+            case AmqpCommandId.BasicReturn:
+                var basicReturn = AmqpFrameReader.ReadMethod<BasicReturn>(frame);
+                _pendingReturn = (basicReturn.ReplyCode, basicReturn.ReplyText);
+                break;
+        }
+    }
 }

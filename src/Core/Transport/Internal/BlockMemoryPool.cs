@@ -1,4 +1,6 @@
 using System.Buffers;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 
 namespace Prewire.Transport.Internal;
 
@@ -8,6 +10,11 @@ namespace Prewire.Transport.Internal;
 /// <see cref="MemoryPool{T}.Shared"/> wraps <see cref="ArrayPool{T}.Shared"/>, whose small per-core
 /// caches run dry (and allocate) when a megabyte of 4 KB segments is in flight at once.
 /// </summary>
+/// <remarks>
+/// A block counts its holders: the pipe that rented it, and any delivery whose body lies in it
+/// (<see cref="TryRetain"/>). It goes back to the pool when the last one lets go, so the pipe can move
+/// past a delivery's frames while its handler still reads the body where the socket put it.
+/// </remarks>
 internal sealed class BlockMemoryPool : MemoryPool<byte>
 {
     public const int BlockSize = 64 * 1024;
@@ -21,11 +28,22 @@ internal sealed class BlockMemoryPool : MemoryPool<byte>
     public override IMemoryOwner<byte> Rent(int minBufferSize = -1)
     {
         if (minBufferSize > BlockSize) throw new ArgumentOutOfRangeException(nameof(minBufferSize), minBufferSize, $"blocks are {BlockSize} bytes");
-        lock (_free)
-        {
-            if (_free.TryPop(out var block)) return block;
-        }
-        return new Block(this);
+        Block? block;
+        lock (_free) _free.TryPop(out block);
+        block ??= new Block(this);
+        block.Rented();
+        return block;
+    }
+
+    /// <summary>
+    /// Takes one more hold on the block <paramref name="memory"/> lies in, when it is one of this pool's;
+    /// <see cref="Block.Release"/> lets go of it.
+    /// </summary>
+    public static bool TryRetain(ReadOnlyMemory<byte> memory, [System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out Block? block)
+    {
+        if (!MemoryMarshal.TryGetMemoryManager(memory, out block)) return false;
+        block.Retain();
+        return true;
     }
 
     protected override void Dispose(bool disposing)
@@ -38,12 +56,39 @@ internal sealed class BlockMemoryPool : MemoryPool<byte>
         lock (_free) _free.Push(block);
     }
 
-    private sealed class Block(BlockMemoryPool pool) : IMemoryOwner<byte>
+    /// <summary>One pinned block, back in the pool when its last holder released it.</summary>
+    internal sealed class Block(BlockMemoryPool pool) : MemoryManager<byte>
     {
         private readonly byte[] _array = GC.AllocateUninitializedArray<byte>(BlockSize, pinned: true);
+        private int _holders;
 
-        public Memory<byte> Memory => _array;
+        public void Retain() => Interlocked.Increment(ref _holders);
 
-        public void Dispose() => pool.Return(this);
+        public void Release()
+        {
+            var left = Interlocked.Decrement(ref _holders);
+            if (left == 0) pool.Return(this);
+            else if (left < 0) throw new InvalidOperationException("a block was released more often than it was held");
+        }
+
+        public override Span<byte> GetSpan() => _array;
+
+        // The array lives on the pinned object heap: its address never changes.
+        public override unsafe MemoryHandle Pin(int elementIndex = 0) => new(Unsafe.AsPointer(ref _array[elementIndex]));
+
+        public override void Unpin()
+        {
+        }
+
+        internal void Rented() => Volatile.Write(ref _holders, 1);
+
+        protected override bool TryGetArray(out ArraySegment<byte> segment)
+        {
+            segment = _array;
+            return true;
+        }
+
+        // The pipe's IMemoryOwner.Dispose: its hold ends.
+        protected override void Dispose(bool disposing) => Release();
     }
 }

@@ -12,6 +12,9 @@ internal static class AmqpClassId
     /// <summary><c>channel</c>.</summary>
     public const ushort Channel = 20;
 
+    /// <summary><c>exchange</c>.</summary>
+    public const ushort Exchange = 40;
+
     /// <summary><c>queue</c>.</summary>
     public const ushort Queue = 50;
 

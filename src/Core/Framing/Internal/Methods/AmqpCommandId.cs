@@ -51,11 +51,29 @@ internal enum AmqpCommandId : uint
     /// <summary><c>channel.close-ok</c> (20, 41).</summary>
     ChannelCloseOk = ((uint)AmqpClassId.Channel << 16) | 41,
 
+    /// <summary><c>exchange.declare</c> (40, 10).</summary>
+    ExchangeDeclare = ((uint)AmqpClassId.Exchange << 16) | 10,
+
+    /// <summary><c>exchange.declare-ok</c> (40, 11).</summary>
+    ExchangeDeclareOk = ((uint)AmqpClassId.Exchange << 16) | 11,
+
     /// <summary><c>queue.declare</c> (50, 10).</summary>
     QueueDeclare = ((uint)AmqpClassId.Queue << 16) | 10,
 
     /// <summary><c>queue.declare-ok</c> (50, 11).</summary>
     QueueDeclareOk = ((uint)AmqpClassId.Queue << 16) | 11,
+
+    /// <summary><c>queue.bind</c> (50, 20).</summary>
+    QueueBind = ((uint)AmqpClassId.Queue << 16) | 20,
+
+    /// <summary><c>queue.bind-ok</c> (50, 21).</summary>
+    QueueBindOk = ((uint)AmqpClassId.Queue << 16) | 21,
+
+    /// <summary><c>queue.delete</c> (50, 40).</summary>
+    QueueDelete = ((uint)AmqpClassId.Queue << 16) | 40,
+
+    /// <summary><c>queue.delete-ok</c> (50, 41).</summary>
+    QueueDeleteOk = ((uint)AmqpClassId.Queue << 16) | 41,
 
     /// <summary><c>basic.qos</c> (60, 10).</summary>
     BasicQos = ((uint)AmqpClassId.Basic << 16) | 10,

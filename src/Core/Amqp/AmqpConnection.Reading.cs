@@ -1,15 +1,14 @@
-using Prewire.Amqp.Internal;
 using Prewire.Framing.Internal;
 using Prewire.Framing.Internal.Methods;
 
 namespace Prewire.Amqp;
 
-public sealed partial class AmqpPublisher
+public sealed partial class AmqpConnection
 {
-    /// <summary>Reads what the broker sends after the handshake: confirms, returns, blocks, closes, heartbeats.</summary>
+    /// <summary>Reads what the broker sends after the handshake and hands each frame to its channel.</summary>
     private async Task ReadLoopAsync()
     {
-        var input = _connection.Input;
+        var input = _transport.Input;
         try
         {
             while (true)
@@ -37,48 +36,40 @@ public sealed partial class AmqpPublisher
         }
         catch (Exception e) when (e is IOException or AmqpProtocolException or AmqpException or ObjectDisposedException or InvalidOperationException)
         {
-            Fail(e is AmqpProtocolException ? new IOException($"{Broker} sent invalid AMQP: {e.Message}", e) : e);
+            var failure = e is AmqpProtocolException ? new IOException($"{Broker} sent invalid AMQP: {e.Message}", e) : e;
+            Fail(failure);
+            // A frame we cannot read leaves the stream at an unknown place: nothing after it can be trusted.
+            if (e is AmqpProtocolException) _transport.Abort(failure);
         }
     }
 
     private void Handle(in Frame frame)
     {
-        if (frame.Type == FrameType.Method)
+        if (frame.Channel == 0)
         {
-            HandleMethod(frame);
+            if (frame.Type == FrameType.Method) HandleConnectionMethod(frame);
             return;
         }
-        if (ChannelOf(frame) is not { } channel) return;
-        switch (frame.Type)
+        // A frame for a channel no longer ours (closed from our side, its close-ok not in yet) is dropped.
+        if (ChannelAt(frame.Channel) is not { } channel) return;
+        if (frame.Type == FrameType.Method)
         {
-            case FrameType.ContentHeader when channel.PendingReturn is { } returned:
-                var header = AmqpFrameReader.ReadContentHeader(frame);
-                if (_confirmsEnabled && header.Properties.Headers?.GetValueOrDefault(SequenceHeader) is long sequence)
-                    channel.Confirms.Returned((ulong)sequence, returned.Code, returned.Text);
-                channel.PendingReturn = null;
-                break;
+            var id = AmqpFrameReader.ReadCommandId(frame);
+            if (id == AmqpCommandId.ChannelClose)
+            {
+                channel.Close(ChannelClosed(frame));
+                _ = ReplyAsync(channel, new ChannelCloseOk());
+                return;
+            }
+            if (channel.TryReply(frame, id)) return;
         }
+        channel.OnFrame(frame);
     }
 
-    private PublishChannel? ChannelOf(in Frame frame) =>
-        frame.Channel >= 1 && frame.Channel <= _channels.Length ? _channels[frame.Channel - 1] : null;
-
-    private void HandleMethod(in Frame frame)
+    private void HandleConnectionMethod(in Frame frame)
     {
         switch (AmqpFrameReader.ReadCommandId(frame))
         {
-            case AmqpCommandId.BasicAck when ChannelOf(frame) is { } channel:
-                var ack = AmqpFrameReader.ReadMethod<BasicAck>(frame);
-                channel.Confirms.Ack(ack.DeliveryTag, ack.Multiple);
-                break;
-            case AmqpCommandId.BasicNack when ChannelOf(frame) is { } channel:
-                var nack = AmqpFrameReader.ReadMethod<BasicNack>(frame);
-                channel.Confirms.Nack(nack.DeliveryTag, nack.Multiple);
-                break;
-            case AmqpCommandId.BasicReturn when ChannelOf(frame) is { } channel:
-                var basicReturn = AmqpFrameReader.ReadMethod<BasicReturn>(frame);
-                channel.PendingReturn = (basicReturn.ReplyCode, basicReturn.ReplyText);
-                break;
             case AmqpCommandId.ConnectionBlocked:
                 _unblocked = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
                 break;
@@ -87,22 +78,16 @@ public sealed partial class AmqpPublisher
                 break;
             case AmqpCommandId.ConnectionClose:
                 Fail(ConnectionClosed(frame));
-                _ = ReplyAsync(0, new ConnectionCloseOk());
+                _ = ReplyAsync(null, new ConnectionCloseOk());
                 break;
             case AmqpCommandId.ConnectionCloseOk:
                 Volatile.Write(ref _closeOkReceived, true);
-                _closed.TrySetResult();
-                break;
-            case AmqpCommandId.ChannelClose:
-                // Any channel's error ends the publisher: its publishes were spread over all channels,
-                // so callers see one failure, not one channel's share of them failing.
-                Fail(ChannelClosed(frame));
-                _ = ReplyAsync(frame.Channel, new ChannelCloseOk());
+                _closeOk.TrySetResult();
                 break;
         }
     }
 
-    // A close from the broker, as the exception publishers (or the handshake) see.
+    // A close from the broker, as the exception callers (or the handshake) see.
     private static AmqpException ConnectionClosed(in Frame frame)
     {
         var close = AmqpFrameReader.ReadMethod<ConnectionClose>(frame);
@@ -115,26 +100,29 @@ public sealed partial class AmqpPublisher
         return new AmqpException(AmqpExceptionKind.ChannelClosed, close.ReplyCode, close.ReplyText);
     }
 
-    private async Task ReplyAsync<T>(ushort channel, T method)
+    /// <summary>A close-ok for the broker's close; a closed channel's number is free once it is written.</summary>
+    private async Task ReplyAsync<T>(Internal.AmqpChannel? channel, T method)
         where T : struct, IAmqpMethod<T>
     {
         try
         {
-            await _writeLock.WaitAsync().ConfigureAwait(false);
+            // Not WriteAsync: the connection may already count as failed (its close is why we reply).
+            await WriteLock.WaitAsync().ConfigureAwait(false);
             try
             {
-                AmqpFrameWriter.WriteMethod(_connection.Output, channel, method);
-                await _connection.Output.FlushAsync().ConfigureAwait(false);
+                AmqpFrameWriter.WriteMethod(_transport.Output, channel?.Number ?? 0, method);
+                await _transport.Output.FlushAsync().ConfigureAwait(false);
             }
             finally
             {
-                _writeLock.Release();
+                WriteLock.Release();
             }
         }
         catch (Exception e) when (e is IOException or InvalidOperationException or ObjectDisposedException)
         {
             // The broker is hanging up anyway; the reply is a courtesy.
         }
+        if (channel is not null) Release(channel);
     }
 
     /// <summary>Sends a heartbeat every half interval; two silent intervals from the broker fail the connection.</summary>
@@ -149,18 +137,18 @@ public sealed partial class AmqpPublisher
                 {
                     var missed = new IOException($"{Broker} sent nothing for {silent.TotalSeconds:0} s (heartbeat {_heartbeat.TotalSeconds:0} s): connection considered dead");
                     Fail(missed);
-                    _connection.Abort(missed);
+                    _transport.Abort(missed);
                     return;
                 }
-                await _writeLock.WaitAsync().ConfigureAwait(false);
+                await WriteLock.WaitAsync().ConfigureAwait(false);
                 try
                 {
-                    AmqpFrameWriter.WriteHeartbeat(_connection.Output);
-                    await _connection.Output.FlushAsync().ConfigureAwait(false);
+                    AmqpFrameWriter.WriteHeartbeat(_transport.Output);
+                    await _transport.Output.FlushAsync().ConfigureAwait(false);
                 }
                 finally
                 {
-                    _writeLock.Release();
+                    WriteLock.Release();
                 }
             }
         }

@@ -4,11 +4,11 @@ using Prewire.Framing.Internal.Methods;
 
 namespace Prewire.Amqp;
 
-public sealed partial class AmqpPublisher
+public sealed partial class AmqpConnection
 {
-    private async Task HandshakeAsync(AmqpPublisherOptions options, CancellationToken cancellationToken)
+    private async Task HandshakeAsync(AmqpConnectionOptions options, CancellationToken cancellationToken)
     {
-        var output = _connection.Output;
+        var output = _transport.Output;
         AmqpFrameWriter.WriteProtocolHeader(output);
         await output.FlushAsync(cancellationToken).ConfigureAwait(false);
 
@@ -20,8 +20,7 @@ public sealed partial class AmqpPublisher
         await output.FlushAsync(cancellationToken).ConfigureAwait(false);
 
         var tune = await ExpectAsync<ConnectionTune>(cancellationToken).ConfigureAwait(false);
-        if (tune.ChannelMax != 0 && tune.ChannelMax < _channels.Length)
-            throw new IOException($"{Broker} allows {tune.ChannelMax} channels per connection; {_channels.Length} were asked for");
+        _channelMax = tune.ChannelMax;
         _frameMax = Negotiate(tune.FrameMax, options.RequestedFrameMax);
         var heartbeat = (ushort)Negotiate(tune.Heartbeat, (uint)Math.Min(ushort.MaxValue, options.RequestedHeartbeat.TotalSeconds));
         if (options.RequestedHeartbeat == TimeSpan.Zero) heartbeat = 0;
@@ -30,21 +29,6 @@ public sealed partial class AmqpPublisher
         AmqpFrameWriter.WriteMethod(output, 0, new ConnectionOpen(_address.VirtualHost, "", false));
         await output.FlushAsync(cancellationToken).ConfigureAwait(false);
         await ExpectAsync<ConnectionOpenOk>(cancellationToken).ConfigureAwait(false);
-
-        await OnEveryChannelAsync<ChannelOpen, ChannelOpenOk>(new ChannelOpen(""), cancellationToken).ConfigureAwait(false);
-        if (!options.Confirms) return;
-        _confirmsEnabled = true;
-        await OnEveryChannelAsync<ConfirmSelect, ConfirmSelectOk>(new ConfirmSelect(false), cancellationToken).ConfigureAwait(false);
-    }
-
-    /// <summary>Sends <paramref name="request"/> on every channel in one flush, then reads the broker's replies, which come in order.</summary>
-    private async Task OnEveryChannelAsync<TRequest, TReply>(TRequest request, CancellationToken cancellationToken)
-        where TRequest : struct, IAmqpMethod<TRequest>
-        where TReply : struct, IAmqpMethod<TReply>
-    {
-        foreach (var channel in _channels) AmqpFrameWriter.WriteMethod(_connection.Output, channel.Number, request);
-        await _connection.Output.FlushAsync(cancellationToken).ConfigureAwait(false);
-        for (var i = 0; i < _channels.Length; i++) await ExpectAsync<TReply>(cancellationToken).ConfigureAwait(false);
     }
 
     // AMQP's rule: when one side says 0 (no limit), the other side's value holds; else the smaller.
@@ -70,6 +54,8 @@ public sealed partial class AmqpPublisher
             ["publisher_confirms"] = true,
             ["basic.nack"] = true,
             ["connection.blocked"] = true,
+            // Ask for basic.cancel when a consumer's queue is deleted, instead of a consumer left waiting.
+            ["consumer_cancel_notify"] = true,
             // Ask for connection.close with the reason instead of a silent hang-up on bad credentials.
             ["authentication_failure_close"] = true,
         },
@@ -79,7 +65,7 @@ public sealed partial class AmqpPublisher
     private async Task<T> ExpectAsync<T>(CancellationToken cancellationToken)
         where T : struct, IAmqpMethod<T>
     {
-        var input = _connection.Input;
+        var input = _transport.Input;
         while (true)
         {
             var result = await input.ReadAsync(cancellationToken).ConfigureAwait(false);

@@ -1,0 +1,203 @@
+using System.Diagnostics;
+using Prewire.Amqp.Internal;
+using Prewire.Framing.Internal;
+using Prewire.Framing.Internal.Methods;
+using Prewire.Tasks;
+using Prewire.Transport.Internal;
+
+namespace Prewire.Amqp;
+
+/// <summary>
+/// One AMQP 0-9-1 connection: the socket and its pipes, the handshake, heartbeats, the read loop and
+/// the channel table, the broker's blocked and close notices. An <see cref="AmqpPublisher"/> and an
+/// <see cref="AmqpConsumer"/> each use channels of their own on it; the topology calls
+/// (<see cref="DeclareQueueAsync"/> and the rest) one more, opened on the first of them.
+/// </summary>
+/// <remarks>
+/// Every frame is read on one loop that hands it to its channel without copying it. When the
+/// connection ends (the broker closes it, the socket fails, heartbeats stop, or it is closed here),
+/// every channel learns why, and <see cref="Closed"/> completes with it.
+/// </remarks>
+public sealed partial class AmqpConnection : IAsyncDisposable
+{
+    private static readonly TaskCompletionSource _open = CompletedGate();
+
+    private readonly SocketConnection _transport;
+    private readonly AmqpUri _address;
+    private readonly TimeSpan _closeTimeout;
+    private readonly TaskCompletionSource<Exception> _ended = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly TaskCompletionSource _closeOk = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly Lock _channelsLock = new();
+    private AmqpChannel?[] _channels = new AmqpChannel?[8];
+    private volatile TaskCompletionSource _unblocked = _open;
+    private volatile Exception? _failure;
+    private uint _frameMax = AmqpConstants.MinFrameMax;
+    private ushort _channelMax;
+    private TimeSpan _heartbeat;
+    private long _lastReceived = Environment.TickCount64;
+    private Task _reading = Task.CompletedTask;
+    private Task _heartbeating = Task.CompletedTask;
+    private PeriodicTimer? _heartbeatTimer;
+    private bool _closeOkReceived;
+
+    private AmqpConnection(SocketConnection transport, AmqpConnectionOptions options)
+    {
+        _transport = transport;
+        _address = options.Uri;
+        _closeTimeout = options.CloseTimeout;
+        FlushThreshold = Math.Max(AmqpConstants.MinFrameMax, options.Transport.MaxWriteBufferSize / 2);
+    }
+
+    /// <summary>The broker, without credentials.</summary>
+    public string Broker => _address.ToString();
+
+    /// <summary>The negotiated frame-max.</summary>
+    public uint FrameMax => _frameMax;
+
+    /// <summary>The negotiated heartbeat interval (zero: none).</summary>
+    public TimeSpan Heartbeat => _heartbeat;
+
+    /// <summary>True while the broker has blocked publishing (connection.blocked).</summary>
+    public bool IsBlocked => !_unblocked.Task.IsCompleted;
+
+    /// <summary>Completes, with the reason, when the connection has ended, whichever way.</summary>
+    public Task<Exception> Closed => _ended.Task;
+
+    internal SocketConnection Transport => _transport;
+
+    /// <summary>Held while frames are written to <see cref="Transport"/>'s output: one writer at a time.</summary>
+    internal AsyncLock WriteLock { get; } = new();
+
+    /// <summary>Half the write buffer: what is written past it is flushed rather than left for a later writer.</summary>
+    internal long FlushThreshold { get; }
+
+    /// <summary>Completes when the broker is not blocking publishers; faults when the connection ends.</summary>
+    internal Task Unblocked => _unblocked.Task;
+
+    internal Exception? Failure => _failure;
+
+    /// <summary>Connects, authenticates (PLAIN), tunes and opens the virtual host.</summary>
+    /// <exception cref="IOException">The broker could not be reached or hung up; the message names it.</exception>
+    /// <exception cref="AmqpException">The broker refused: credentials (403), virtual host (530), ...</exception>
+    public static async Task<AmqpConnection> ConnectAsync(AmqpConnectionOptions options, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        var address = options.Uri ?? throw new ArgumentException($"{nameof(options.Uri)} is required", nameof(options));
+        if (address.IsTls) throw new NotSupportedException($"Prewire's AMQP client speaks amqp:// only, not TLS ({address}): use RabbitMQ.Client for amqps://");
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        timeout.CancelAfter(options.HandshakeTimeout);
+        var transport = await SocketConnection.ConnectAsync(address.Host, address.Port, options.Transport, timeout.Token).ConfigureAwait(false);
+        var connection = new AmqpConnection(transport, options);
+        try
+        {
+            await connection.HandshakeAsync(options, timeout.Token).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
+        {
+            await transport.DisposeAsync().ConfigureAwait(false);
+            throw new IOException($"{address} did not complete the AMQP handshake within {options.HandshakeTimeout.TotalSeconds:0.#} s");
+        }
+        catch (AmqpException e)
+        {
+            await transport.DisposeAsync().ConfigureAwait(false);
+            throw new AmqpException(connection.Broker, e);
+        }
+        catch
+        {
+            await transport.DisposeAsync().ConfigureAwait(false);
+            throw;
+        }
+        connection._reading = connection.ReadLoopAsync();
+        if (connection._heartbeat > TimeSpan.Zero)
+        {
+            connection._heartbeatTimer = new PeriodicTimer(connection._heartbeat / 2);
+            connection._heartbeating = connection.HeartbeatLoopAsync(connection._heartbeatTimer);
+        }
+        return connection;
+    }
+
+    /// <summary>
+    /// Closes the connection politely (connection.close, then close-ok) and the socket, within
+    /// <see cref="AmqpConnectionOptions.CloseTimeout"/> in all. Every channel's user sees it closed.
+    /// </summary>
+    public async Task CloseAsync(CancellationToken cancellationToken = default)
+    {
+        var started = Stopwatch.GetTimestamp();
+        TimeSpan Left() => TimeSpan.FromTicks(Math.Max(0, (_closeTimeout - Stopwatch.GetElapsedTime(started)).Ticks));
+        if (_failure is null)
+        {
+            // A writer stuck behind back-pressure (a blocked broker) must not keep the close waiting
+            // forever: without the lock in time, skip the polite close; the late turn is handed back.
+            var turn = WriteLock.WaitAsync().AsTask();
+            if (await Task.WhenAny(turn, Task.Delay(Left(), cancellationToken)).ConfigureAwait(false) == turn)
+            {
+                try
+                {
+                    if (_failure is null)
+                    {
+                        AmqpFrameWriter.WriteMethod(_transport.Output, 0, new ConnectionClose(200, "Goodbye", 0, 0));
+                        await _transport.Output.FlushAsync(cancellationToken).ConfigureAwait(false);
+                    }
+                }
+                finally
+                {
+                    WriteLock.Release();
+                }
+                await Task.WhenAny(_closeOk.Task, Task.Delay(Left(), cancellationToken)).ConfigureAwait(false);
+            }
+            else
+            {
+                _ = turn.ContinueWith(static (_, state) => ((AsyncLock)state!).Release(), WriteLock, CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+            }
+        }
+        Fail(new ObjectDisposedException(nameof(AmqpConnection), $"the connection to {Broker} was closed"));
+        // After close-ok the broker drops the socket at once (often with a reset): AMQP lets the client
+        // close too, so a TCP half-close would only wait for that reset.
+        if (Volatile.Read(ref _closeOkReceived)) _transport.Abort(null);
+        else await _transport.CloseAsync(Left()).ConfigureAwait(false);
+    }
+
+    /// <inheritdoc />
+    public async ValueTask DisposeAsync()
+    {
+        if (_failure is null) await CloseAsync().ConfigureAwait(false);
+        // Both loops end without an exception: a disposed timer stops waiting, a disposed connection
+        // completes Input and the flushes waiting on Output.
+        _heartbeatTimer?.Dispose();
+        await _transport.DisposeAsync().ConfigureAwait(false);
+        await Task.WhenAll(_reading, _heartbeating).ConfigureAwait(false);
+    }
+
+    /// <summary>Throws why the connection ended, as a new exception each time (one instance must not be thrown from several tasks).</summary>
+    internal void ThrowIfFailed()
+    {
+        if (_failure is { } failure) throw Rethrowable(failure);
+    }
+
+    internal static Exception Rethrowable(Exception failure) => failure switch
+    {
+        AmqpException amqp => new AmqpException(amqp.Kind, amqp.ReplyCode, amqp.ReplyText, amqp),
+        ObjectDisposedException disposed => new ObjectDisposedException(disposed.ObjectName, disposed.Message),
+        _ => new IOException(failure.Message, failure),
+    };
+
+    /// <summary>The connection is gone: every channel learns why, once, and waiters are released.</summary>
+    private void Fail(Exception failure)
+    {
+        if (Interlocked.CompareExchange(ref _failure, failure, null) is not null) return;
+        AmqpChannel?[] channels;
+        lock (_channelsLock) channels = _channels;
+        foreach (var channel in channels) channel?.Close(failure);
+        _unblocked.TrySetException(failure);
+        _unblocked.Task.Exception?.Handle(static _ => true);
+        _closeOk.TrySetResult();
+        _ended.TrySetResult(failure);
+    }
+
+    private static TaskCompletionSource CompletedGate()
+    {
+        var gate = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        gate.SetResult();
+        return gate;
+    }
+}

@@ -1,0 +1,16 @@
+using Prewire.Framing.Internal;
+
+namespace Prewire.Amqp.Internal;
+
+/// <summary>The channel the connection's topology calls take turns on: nothing comes on it but their replies.</summary>
+internal sealed class TopologyChannel : AmqpChannel
+{
+    public override void OnFrame(in Frame frame)
+    {
+    }
+
+    // The call waiting on the channel fails with the reason; the next call opens another channel.
+    protected override void OnClosed(Exception reason)
+    {
+    }
+}

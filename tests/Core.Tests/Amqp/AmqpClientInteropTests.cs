@@ -1,0 +1,99 @@
+using System.Buffers;
+using System.Collections.Concurrent;
+using System.Text;
+using System.Text.Json;
+using Prewire.Testing;
+
+namespace Prewire.Amqp;
+
+/// <summary>
+/// Our client against one not written here (Debian's python3-pika, <see cref="Pika"/>):
+/// bodies at every frame boundary, both ways, byte for byte, with properties and typed headers.
+/// </summary>
+public sealed class AmqpClientInteropTests
+{
+    // Body i of a size, as the script makes it.
+    private static byte[] Body(int index, int size)
+    {
+        var body = new byte[size];
+        for (var j = 0; j < size; j++) body[j] = (byte)((index * 31) + (j * 7) + (j >> 8));
+        return body;
+    }
+
+    private static int[] Sizes(AmqpConnection connection)
+    {
+        var payload = (int)connection.FrameMax - 8;
+        return [0, 1, payload - 1, payload, payload + 1, 2 * payload - 1, 2 * payload, 2 * payload + 1, 131_071, 131_072, 131_073, (1 << 20) - 1, 1 << 20, (1 << 20) + 1];
+    }
+
+    [Fact]
+    public async Task What_pika_publishes_our_consumer_receives_byte_for_byte_with_its_properties_and_typed_headers()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var connection = await AmqpConnection.ConnectAsync(AmqpConsumerTests.Options(), ct);
+        var queue = await AmqpConsumerTests.NewQueueAsync(connection);
+        var sizes = Sizes(connection);
+        await Pika.RunAsync(TestBroker.Uri.OriginalString, "publish-sizes", [queue, .. sizes.Select(s => s.ToString(System.Globalization.CultureInfo.InvariantCulture))]);
+
+        var received = new ConcurrentDictionary<int, (byte[] Body, BasicProperties Properties)>();
+        var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        await using var consumer = await AmqpConsumer.StartAsync(connection, new AmqpConsumerOptions { Queue = queue }, delivery =>
+        {
+            received[int.Parse(delivery.Properties.MessageId.AsSpan(1), provider: null)] = (delivery.Body.ToArray(), delivery.Properties);
+            if (received.Count == sizes.Length) done.TrySetResult();
+            return ValueTask.CompletedTask;
+        }, ct);
+        await done.Task.WaitAsync(TimeSpan.FromSeconds(30), ct);
+
+        for (var i = 0; i < sizes.Length; i++)
+        {
+            var (body, properties) = received[i];
+            Assert.True(Body(i, sizes[i]).AsSpan().SequenceEqual(body), $"body m{i} ({sizes[i]} bytes) differs: {body.Length} bytes received");
+            Assert.Equal(("application/octet-stream", "corr", (byte?)2, 1_700_000_000UL), (properties.ContentType, properties.CorrelationId, properties.DeliveryMode, properties.Timestamp?.UnixSeconds));
+            var headers = properties.Headers!;
+            // As pika 1.2 encodes Python's values: an int as 'I' (32-bit) when it fits, else 'l', str as a
+            // long string, True as 't', Decimal as 'D', datetime as 'T', dict as 'F', list as 'A', None as 'V'
+            // (it has no encoding for a float).
+            Assert.Equal(42, headers["int"]);
+            Assert.Equal(1L << 40, headers["long"]);
+            Assert.Equal(-7, headers["negative"]);
+            Assert.Equal("héllo", Encoding.UTF8.GetString((byte[])headers["text"]!));
+            Assert.Equal(true, headers["flag"]);
+            Assert.Equal(new AmqpDecimal(2, 314), headers["decimal"]);
+            Assert.Equal(new AmqpTimestamp((ulong)new DateTimeOffset(2026, 11, 25, 12, 0, 0, TimeSpan.Zero).ToUnixTimeSeconds()), headers["when"]);
+            var nested = (Dictionary<string, object?>)headers["nested"]!;
+            Assert.Equal(("value", (object?)1), (Encoding.UTF8.GetString((byte[])nested["inner"]!), nested["n"]));
+            var list = (List<object?>)headers["list"]!;
+            Assert.Equal(((object?)1, "two", (object?)false), (list[0], Encoding.UTF8.GetString((byte[])list[1]!), list[2]));
+            Assert.Null(headers["none"]);
+        }
+    }
+
+    [Fact]
+    public async Task What_our_publisher_sends_pika_receives_byte_for_byte()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var connection = await AmqpConnection.ConnectAsync(AmqpConsumerTests.Options(), ct);
+        var queue = await AmqpConsumerTests.NewQueueAsync(connection);
+        var sizes = Sizes(connection);
+        await using (var publisher = await AmqpPublisher.OpenAsync(connection, cancellationToken: ct))
+        {
+            for (var i = 0; i < sizes.Length; i++)
+            {
+                var properties = new BasicProperties { MessageId = $"m{i}", ContentType = "application/octet-stream", Headers = new() { ["size"] = sizes[i] } };
+                await publisher.PublishAsync("", queue, properties, Body(i, sizes[i]), mandatory: true, ct);
+            }
+        }
+
+        var output = await Pika.RunAsync(TestBroker.Uri.OriginalString, "consume-sizes", queue, sizes.Length.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        var lines = output.Split('\n', StringSplitOptions.RemoveEmptyEntries).Select(line => JsonDocument.Parse(line).RootElement).ToList();
+        Assert.Equal(sizes.Length, lines.Count);
+        foreach (var line in lines)
+        {
+            var index = int.Parse(line.GetProperty("message_id").GetString().AsSpan(1), provider: null);
+            Assert.Equal(sizes[index], line.GetProperty("size").GetInt32());
+            Assert.True(line.GetProperty("exact").GetBoolean(), $"pika found body m{index} ({sizes[index]} bytes) changed");
+            Assert.Equal(sizes[index].ToString(System.Globalization.CultureInfo.InvariantCulture), line.GetProperty("headers").GetProperty("size").GetString());
+        }
+    }
+}
