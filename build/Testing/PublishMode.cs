@@ -11,4 +11,7 @@ public enum PublishMode
 
     /// <summary>As <see cref="Jit"/>, with the expression-tree pipeline baseline (<c>-p:PipelineBuilder=ExpressionTree</c>).</summary>
     ExpressionTreeJit,
+
+    /// <summary>As <see cref="Aot"/>, built without RabbitMQ.Client (<c>-p:PrewireAmqpClient=Prewire</c>): Prewire's own client only.</summary>
+    AotPrewireClient,
 }

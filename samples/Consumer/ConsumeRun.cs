@@ -1,12 +1,12 @@
 using Prewire.Amqp;
-using Prewire.RabbitMQ;
+using Prewire.Messaging;
 using Prewire.Samples;
 using Serilog;
 
 namespace Prewire.Consumer;
 
 /// <summary>The Consumer's run: the receiver taking its count, with progress shown while it works and a failure in one line.</summary>
-internal sealed class ConsumeRun(RabbitMqReceiver receiver, RunReport report, ILogger log)
+internal sealed class ConsumeRun(BrokerReceiver receiver, RunReport report, ILogger log)
 {
     /// <summary>Receives <paramref name="count"/> messages (<see langword="null"/>: until stopped), or fewer when <paramref name="stopping"/> comes first.</summary>
     /// <exception cref="AppException">The connection was lost and could not be replaced.</exception>

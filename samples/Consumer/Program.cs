@@ -1,7 +1,6 @@
 using System.Globalization;
 using Prewire.Consumer;
 using Prewire.Messaging;
-using Prewire.RabbitMQ;
 using Prewire.Samples;
 using Prewire.Samples.Messaging;
 
@@ -23,18 +22,19 @@ app.AddHeapCheck();
 
 return app.Run(args, async (parsed, log, cancellationToken) =>
 {
-    var (options, count) = (broker.Session(parsed, "prewire-consumer", confirms: true, parsed.GetValue(concurrencyOption)), parsed.GetValue(countOption));
+    var (options, client, count) = (broker.Session(parsed, "prewire-consumer", confirms: true, parsed.GetValue(concurrencyOption)), broker.Client(parsed), parsed.GetValue(countOption));
     var (report, handled) = (new RunReport(count, "endToEnd") { HeapCheck = app.WantsHeapCheck(parsed) }, 0L);
     var (maxAttempts, recent, poison) = (Math.Max(1, parsed.GetValue(maxAttemptsOption)), new RecentMessageIds(parsed.GetValue(windowOption)), parsed.GetValue(poisonOption));
     if (app.WantsWarmupReport(parsed))
     {
         // In-process deliveries, as the transport hands them in: an id of its own, headers and body, the app's own handler.
-        var (headers, body) = (new Dictionary<string, string>(), "warm-up message"u8.ToArray());
+        var (headers, body) = (new Dictionary<string, string>(), new System.Buffers.ReadOnlySequence<byte>("warm-up message"u8.ToArray()));
         return await WarmupReport.RunAsync(() => PipelineSelection.Build<TransportReceiveContext>(SamplePipelines.Incoming(Handle, WarmupReport.NoDeadLetters, recent, maxAttempts, log)),
             () => new TransportReceiveContext(Guid.NewGuid().ToString("N"), headers, body, cancellationToken), count ?? 0, Console.Out);
     }
 
-    var deadLetters = new RabbitMqDeadLetterQueue();
+    BrokerConnection? connection = null;
+    var deadLetters = BrokerClients.DeadLetters(client, () => connection);
     var pipeline = PipelineSelection.Build<TransportReceiveContext>(SamplePipelines.Incoming(Handle, deadLetters, recent, maxAttempts, log));
     if (app.Describe(parsed, pipeline)) return ExitCodes.Success;
 
@@ -42,24 +42,21 @@ return app.Run(args, async (parsed, log, cancellationToken) =>
     // A worker waits for its broker however long it is away (not ready meanwhile): exiting would only have
     // the orchestrator restart it with a growing back-off. A batch run gives up and says so.
     var reconnect = count is null ? new ReconnectPolicy { GiveUpAfter = Timeout.InfiniteTimeSpan } : null;
-    await using var connection = connecting is null ? null : await BrokerOptions.ConnectAsync(connecting, log, cancellationToken, reconnect);
-    if (connection is not null) deadLetters.Attach(connection);
+    connection = connecting is null ? null : await BrokerOptions.ConnectAsync(connecting, client, log, cancellationToken, reconnect);
+    await using var closing = connection;
     using var probes = probeOptions.Open(parsed);
     ReadyLine.Write(Console.Out);
     report.Ready();
 
     if (connection is null || count == 0) return ExitCodes.Success;
-    var receiver = new RabbitMqReceiver(connection, pipeline, (id, e) => log.Warning("Message {MessageId} failed and is rejected: {Error}", id, e.Message))
-    {
-        ConnectionLost = e => log.Warning("{Error}; reconnecting, then consuming again", e.Message),
-        Consuming = probes.SetReady,
-    };
+    var receiver = BrokerClients.Receiver(client, connection, pipeline, (id, e) => log.Warning("Message {MessageId} failed and is rejected: {Error}", id, e.Message),
+        e => log.Warning("{Error}; reconnecting, then consuming again", e.Message), probes.SetReady);
     if (count is null) log.Information("Consuming {Queue} until stopped (SIGTERM or SIGINT)", options.Queue);
     var result = await new ConsumeRun(receiver, report, log).RunAsync(count, parsed.GetValue(prefetchOption), cancellationToken);
     log.Information("Handled and acknowledged {Count}{Of:l} messages from {Queue} in {Elapsed:0} ms ({Builder} pipeline; {DeadLettered} dead-lettered, {Duplicates} duplicates skipped, {Reconnects} reconnects){Stopped}",
         result.Settled, count is { } n ? $" of {n}" : "", options.Queue, report.Elapsed.TotalMilliseconds, pipeline.Builder, result.DeadLettered, result.Duplicates, result.Reconnects,
         cancellationToken.IsCancellationRequested ? "; stopped by a signal, the rest stay queued" : "");
-    report.Write(Console.Out, app.WantsJson(parsed), result.Settled, ("concurrency", options.ConsumerConcurrency),
+    report.Write(Console.Out, app.WantsJson(parsed), result.Settled, ("client", client.ToString()), ("concurrency", options.ConsumerConcurrency),
         ("deadLettered", result.DeadLettered), ("duplicates", result.Duplicates), ("rejected", result.Rejected), ("reconnects", result.Reconnects));
     return ExitCodes.Success;
 

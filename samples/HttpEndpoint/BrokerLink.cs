@@ -1,6 +1,5 @@
 using Prewire.Amqp;
 using Prewire.Messaging;
-using Prewire.RabbitMQ;
 using Prewire.Samples;
 using ILogger = Serilog.ILogger;
 
@@ -11,7 +10,7 @@ namespace Prewire.HttpEndpoint;
 /// (a server starts, and says it is not ready, while its broker is away), watched, and replaced with
 /// backoff whenever it is lost, however long that takes. Requests are answered 503 in the meantime.
 /// </summary>
-internal sealed class BrokerLink(BrokerSessionOptions? options, BrokerDispatch dispatch, ILogger log) : IAsyncDisposable
+internal sealed class BrokerLink(BrokerSessionOptions? options, BrokerClient client, BrokerDispatch dispatch, ILogger log) : IAsyncDisposable
 {
     private static readonly ReconnectPolicy _keepTrying = new() { GiveUpAfter = Timeout.InfiniteTimeSpan };
 
@@ -59,7 +58,7 @@ internal sealed class BrokerLink(BrokerSessionOptions? options, BrokerDispatch d
         {
             try
             {
-                return await BrokerOptions.ConnectAsync(options, log, stopping, _keepTrying).ConfigureAwait(false);
+                return await BrokerOptions.ConnectAsync(options, client, log, stopping, _keepTrying).ConfigureAwait(false);
             }
             catch (AmqpException e)
             {

@@ -1,7 +1,6 @@
 using OpenTelemetry.Metrics;
 using Prewire.HttpEndpoint;
 using Prewire.Messaging;
-using Prewire.RabbitMQ;
 using Prewire.Samples;
 using Prewire.Samples.Messaging;
 
@@ -13,15 +12,14 @@ var broker = app.AddBroker("Queue the messages go to; declared if missing, with 
 var maxBodyOption = app.AddCount("--max-body-size", "Largest request body in bytes; a larger one is answered 413.", "PREWIRE_MAX_BODY_SIZE", 1024 * 1024);
 var maxConnectionsOption = app.AddCount("--max-connections", "Connections open at once; more wait in the listen backlog.", "PREWIRE_MAX_CONNECTIONS", 10_000);
 var inline = app.AddFlag("--inline-scheduling", "Run request code on the socket's I/O thread (Kestrel's UnsafePreferInlineScheduling); see README before using it.");
-var amqpPublisher = app.AddFlag("--amqp-publisher", "Publish with Prewire's zero-copy AmqpPublisher instead of RabbitMQ.Client.");
 
 return app.Run(args, async (parsed, log, cancellationToken) =>
 {
     var addresses = Server.Addresses(parsed.GetValue(urls)!);
-    var options = broker.Session(parsed, "prewire-http-endpoint", confirms: true);
-    await using BrokerDispatch dispatch = parsed.GetValue(amqpPublisher) ? new AmqpPublisherDispatch() : new RabbitMqDispatch();
+    var (options, client) = (broker.Session(parsed, "prewire-http-endpoint", confirms: true), broker.Client(parsed));
+    await using var dispatch = BrokerClients.Dispatch(client);
     var pipeline = PipelineSelection.Build<OutgoingLogicalContext>(SamplePipelines.Ingress(new Prewire.Samples.Messaging.Route(options.Exchange, options.RoutingKey), dispatch));
-    await using var link = new BrokerLink(BrokerOptions.Connecting(options, log, neededBy: null), dispatch, log);
+    await using var link = new BrokerLink(BrokerOptions.Connecting(options, log, neededBy: null), client, dispatch, log);
     using var metrics = new IngressMetrics();
     var messages = new MessagesEndpoint(pipeline, link, metrics);
 

@@ -1,6 +1,5 @@
 using Prewire.Messaging;
 using Prewire.Publisher;
-using Prewire.RabbitMQ;
 using Prewire.Samples;
 using Prewire.Samples.Messaging;
 
@@ -12,7 +11,6 @@ var countOption = app.AddCount("--count", "Messages to publish; a message whose 
 var concurrencyOption = app.AddCount("--concurrency", "Publishes awaiting their confirms at once.", "PREWIRE_CONCURRENCY", 1);
 var sizeOption = app.AddCount("--size", "Body bytes: the message's text padded with '.' to this size (0: the text alone).", "PREWIRE_SIZE", 0);
 var rateOption = app.AddCount("--rate", "Messages per second at most (0: as fast as the confirms come).", "PREWIRE_RATE", 0);
-var amqpPublisher = app.AddFlag("--amqp-publisher", "Publish with Prewire's zero-copy AmqpPublisher instead of RabbitMQ.Client.");
 app.AddDescribe("outgoing");
 app.AddWarmupReport();
 app.AddJsonReport();
@@ -20,8 +18,8 @@ app.AddHeapCheck();
 
 return app.Run(args, async (parsed, log, cancellationToken) =>
 {
-    var (options, count) = (broker.Session(parsed, "prewire-publisher", confirms: true), parsed.GetValue(countOption));
-    await using BrokerDispatch dispatch = parsed.GetValue(amqpPublisher) ? new AmqpPublisherDispatch() : new RabbitMqDispatch();
+    var (options, client, count) = (broker.Session(parsed, "prewire-publisher", confirms: true), broker.Client(parsed), parsed.GetValue(countOption));
+    await using var dispatch = BrokerClients.Dispatch(client);
     var route = new Route(options.Exchange, options.RoutingKey);
     if (app.WantsWarmupReport(parsed))
     {
@@ -58,8 +56,7 @@ return app.Run(args, async (parsed, log, cancellationToken) =>
     async Task<BrokerConnection?> ConnectAsync(BrokerSessionOptions? connecting)
     {
         if (connecting is null) return null;
-        // RabbitMQ.Client's session declares the topology whichever client publishes.
-        var connection = await BrokerOptions.ConnectAsync(connecting, log, cancellationToken);
+        var connection = await BrokerOptions.ConnectAsync(connecting, client, log, cancellationToken);
         await BrokerOptions.AttachAsync(connection, dispatch, cancellationToken);
         return connection;
     }

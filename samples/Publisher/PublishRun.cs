@@ -2,7 +2,6 @@ using System.Diagnostics;
 using Prewire.Amqp;
 using Prewire.Messaging;
 using Prewire.Pipeline;
-using Prewire.RabbitMQ;
 using Prewire.Samples;
 using Prewire.Samples.Messaging;
 using Serilog;

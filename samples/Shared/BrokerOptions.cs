@@ -1,15 +1,14 @@
 using System.CommandLine;
 using Prewire.Amqp;
 using Prewire.Messaging;
-using Prewire.RabbitMQ;
 using Serilog;
 
 namespace Prewire.Samples;
 
 /// <summary>
 /// The broker options the apps share, each falling back to an environment variable: the nodes
-/// (<c>--uri</c>, repeated or comma-separated), the queue, its type, and the exchange and routing key
-/// messages travel by. Made by <see cref="AppCommand.AddBroker"/>.
+/// (<c>--uri</c>, repeated or comma-separated), the queue, its type, the exchange and routing key
+/// messages travel by, and the client (<c>--client</c>). Made by <see cref="AppCommand.AddBroker"/>.
 /// </summary>
 public sealed class BrokerOptions
 {
@@ -18,6 +17,8 @@ public sealed class BrokerOptions
     private readonly Option<BrokerQueueType> _queueType;
     private readonly Option<string?> _exchange;
     private readonly Option<string?> _routingKey;
+    private readonly Option<BrokerClient> _client;
+    private readonly Option<bool> _amqpPublisher;
 
     internal BrokerOptions(AppCommand app, string queueDescription)
     {
@@ -34,7 +35,31 @@ public sealed class BrokerOptions
             text => (Enum.TryParse<BrokerQueueType>(text, ignoreCase: true, out var type) && !char.IsDigit(text[0]), type));
         _exchange = app.AddOption("--exchange", "Exchange messages are published to, declared (direct) and bound to the queue; the default exchange when not given.", "PREWIRE_EXCHANGE");
         _routingKey = app.AddOption("--routing-key", "Routing key messages are published with and the queue is bound with; the queue's name when not given.", "PREWIRE_ROUTING_KEY");
+        _client = app.AddParsed("--client", BrokerClients.HasRabbitMQ
+                ? "AMQP client: rabbitmq (RabbitMQ.Client; the default) or prewire (Prewire's own, zero-copy)."
+                : "AMQP client: prewire (Prewire's own, zero-copy; this build has no RabbitMQ.Client).",
+            "PREWIRE_CLIENT", BrokerClients.Default, "prewire or rabbitmq", ParseClient);
+        _amqpPublisher = app.AddFlag("--amqp-publisher", "Same as --client prewire (the name it had when only publishes were Prewire's).");
     }
+
+    /// <summary>The client asked for (<c>--client</c>, <c>PREWIRE_CLIENT</c>, <c>--amqp-publisher</c>).</summary>
+    /// <exception cref="AppException">RabbitMQ.Client was asked for and this build does not hold it (a usage error).</exception>
+    public BrokerClient Client(ParseResult parsed)
+    {
+        ArgumentNullException.ThrowIfNull(parsed);
+        var client = parsed.GetValue(_amqpPublisher) ? BrokerClient.Prewire : parsed.GetValue(_client);
+        if (client == BrokerClient.RabbitMQ && !BrokerClients.HasRabbitMQ)
+            throw new AppException("--client rabbitmq: this build has no RabbitMQ.Client (it was built with -p:PrewireAmqpClient=Prewire); use --client prewire", ExitCodes.Usage);
+        return client;
+    }
+
+    // Names only ("1" is not a client); rabbitmq parses in every build, so the refusal can say why.
+    private static (bool, BrokerClient) ParseClient(string text) => text.ToLowerInvariant() switch
+    {
+        "prewire" => (true, BrokerClient.Prewire),
+        "rabbitmq" => (true, BrokerClient.RabbitMQ),
+        _ => (false, default),
+    };
 
     /// <summary>The topology, and the nodes given (none when the app is not to connect).</summary>
     /// <param name="parsed">The command line.</param>
@@ -83,13 +108,13 @@ public sealed class BrokerOptions
     }
 
     /// <summary>
-    /// Connects (each node once; a broker that is not there at start is an error at once) and logs
-    /// it, and every later loss, retry and reconnection.
+    /// Connects with <paramref name="client"/> (each node once; a broker that is not there at start is
+    /// an error at once) and logs it, and every later loss, retry and reconnection.
     /// </summary>
-    public static async Task<BrokerConnection> ConnectAsync(BrokerSessionOptions options, ILogger log, CancellationToken cancellationToken, ReconnectPolicy? policy = null)
+    public static async Task<BrokerConnection> ConnectAsync(BrokerSessionOptions options, BrokerClient client, ILogger log, CancellationToken cancellationToken, ReconnectPolicy? policy = null)
     {
         ArgumentNullException.ThrowIfNull(log);
-        var connection = await BrokerConnection.OpenAsync(options, policy ?? new ReconnectPolicy(), cancellationToken).ConfigureAwait(false);
+        var connection = await BrokerConnection.OpenAsync(options, BrokerClients.Sessions(client), policy ?? new ReconnectPolicy(), cancellationToken).ConfigureAwait(false);
         log.Information("Connected to {Broker} as {Client}", connection.Session.Uri, options.ClientName);
         connection.RetryingAfter = (e, delay) => log.Warning("Could not reconnect ({Error}); trying again in {Delay:0} ms", e.Message, delay.TotalMilliseconds);
         connection.Reconnected = session => log.Information("Reconnected to {Broker}", session.Uri);
@@ -97,25 +122,20 @@ public sealed class BrokerOptions
     }
 
     /// <summary>
-    /// Gives <paramref name="dispatch"/> the connection: RabbitMQ.Client publishes on its session; the
-    /// zero-copy client opens a connection of its own to the same node, again after every reconnection.
+    /// Gives <paramref name="dispatch"/> the connection: RabbitMQ.Client publishes on its session's
+    /// channel; Prewire's publisher opens channels on the session's connection, again after every
+    /// reconnection.
     /// </summary>
     public static async Task AttachAsync(BrokerConnection connection, BrokerDispatch dispatch, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(connection);
-        switch (dispatch)
+        if (dispatch is AmqpPublisherDispatch zeroCopy)
         {
-            case AmqpPublisherDispatch zeroCopy:
-                Task Connect(BrokerSession session, CancellationToken token) =>
-                    zeroCopy.ConnectAsync(new AmqpPublisherOptions { Uri = session.Uri, ClientName = session.Options.ClientName }, token);
-                await Connect(connection.Session, cancellationToken).ConfigureAwait(false);
-                connection.OnReconnected(Connect);
-                break;
-            case RabbitMqDispatch official:
-                official.Attach(connection);
-                break;
-            default:
-                throw new ArgumentException($"no way to attach {dispatch?.GetType().Name ?? "null"}", nameof(dispatch));
+            Task Open(BrokerSession session, CancellationToken token) => zeroCopy.OpenAsync(AmqpSession.Of(session).Connection, token);
+            await Open(connection.Session, cancellationToken).ConfigureAwait(false);
+            connection.OnReconnected(Open);
+            return;
         }
+        BrokerClients.Attach(dispatch, connection);
     }
 }

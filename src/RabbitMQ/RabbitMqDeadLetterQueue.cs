@@ -1,4 +1,4 @@
-using System.Globalization;
+using System.Buffers;
 using Prewire.Messaging;
 using RabbitMQ.Client;
 
@@ -28,21 +28,14 @@ public sealed class RabbitMqDeadLetterQueue : IDeadLetterQueue
     {
         ArgumentNullException.ThrowIfNull(message);
         ArgumentNullException.ThrowIfNull(failure);
-        var session = _connection?.Session ?? throw new InvalidOperationException("No connection attached: call Attach before dead-lettering.");
-        var headers = new Dictionary<string, object?>(message.Headers.Count + 5, StringComparer.Ordinal);
-        foreach (var (key, value) in message.Headers) headers[key] = value;
-        headers[MessageHeaders.DeadLetterReason] = failure is MalformedMessageException ? "malformed" : "failed";
-        headers[MessageHeaders.ExceptionType] = failure.GetType().FullName;
-        headers[MessageHeaders.ExceptionMessage] = failure.Message;
-        headers[MessageHeaders.Attempts] = attempts.ToString(CultureInfo.InvariantCulture);
-        headers[MessageHeaders.OriginalQueue] = session.Options.Queue;
+        var session = RabbitMqSession.Of(_connection?.Session ?? throw new InvalidOperationException("No connection attached: call Attach before dead-lettering."));
         var properties = new BasicProperties
         {
             MessageId = message.MessageId.Length == 0 ? null : message.MessageId,
             ContentType = message.Headers.GetValueOrDefault(MessageHeaders.ContentType),
             DeliveryMode = DeliveryModes.Persistent,
-            Headers = headers,
+            Headers = DeadLetterHeaders.For(message, failure, attempts, session.Options.Queue),
         };
-        await session.PublishAsync(session.Options.DeadLetterExchange, "", mandatory: true, properties, message.Body, deadLetter: true, CancellationToken.None).ConfigureAwait(false);
+        await session.PublishAsync(session.Options.DeadLetterExchange, "", mandatory: true, properties, message.Body.IsSingleSegment ? message.Body.First : message.Body.ToArray(), deadLetter: true, CancellationToken.None).ConfigureAwait(false);
     }
 }

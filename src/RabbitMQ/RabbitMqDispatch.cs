@@ -39,7 +39,7 @@ public sealed class RabbitMqDispatch : BrokerDispatch
             DeliveryMode = (DeliveryModes)PersistentDeliveryMode,
             Headers = FieldTableOf(context),
         };
-        var session = _connection?.Session ?? throw new InvalidOperationException("No connection attached: call Attach before publishing.");
+        var session = RabbitMqSession.Of(_connection?.Session ?? throw new InvalidOperationException("No connection attached: call Attach before publishing."));
         // RabbitMQ.Client takes one contiguous body (and copies it into a frame buffer of its own); a
         // body in several segments (an HTTP request's) is joined in a pooled array first.
         var body = context.Body;

@@ -26,8 +26,8 @@ public sealed class AppAllocationTests(PublishedApps published)
     private static readonly (string What, long Bytes)[] _incomingMessage =
     [
         ("its message id, 32 hex chars, as the transport reads it", 88),
-        ("TransportReceiveContext (parent, bag, token, id, headers, body, outcome)", 80),
-        ("IncomingPhysicalContext", 72),
+        ("TransportReceiveContext (parent, bag, token, id, headers, body as a sequence, outcome)", 88),
+        ("IncomingPhysicalContext (body as a sequence)", 80),
         ("IncomingLogicalContext", 64),
         ("the text, 15 chars", 56),
     ];

@@ -4,7 +4,11 @@ using Prewire.Testing;
 
 namespace Prewire.AotSmoke;
 
-/// <summary>AmqpPublisher's steady state under NativeAOT on each RID, against the real broker: 0 bytes per confirmed publish, one publisher or 16 at once.</summary>
+/// <summary>
+/// AmqpPublisher's and AmqpConsumer's steady state under NativeAOT on each RID, against the real broker:
+/// 0 bytes per confirmed publish (one publisher or 16 at once) and per message consumed and acked
+/// (handled one at a time or 8 at once, a body in one frame or in three).
+/// </summary>
 public sealed partial class PublisherAllocationTests
 {
     private static readonly App _fixture = new("AllocationFixture", "tests/AotSmoke/Fixtures/AllocationFixture", IsWeb: false);
@@ -13,7 +17,7 @@ public sealed partial class PublisherAllocationTests
 
     [Theory]
     [MemberData(nameof(EachRid))]
-    public async Task A_confirmed_publish_allocates_zero_bytes_in_the_NativeAOT_binary(string rid)
+    public async Task Confirmed_publishes_and_consumed_deliveries_allocate_zero_bytes_in_the_NativeAOT_binary(string rid)
     {
         var ct = TestContext.Current.CancellationToken;
         var published = await Publishing.PublishProjectAsync(_fixture, Path.Combine(Repo.Root, _fixture.ProjectDirectory), rid, PublishMode.Aot, [],
@@ -23,7 +27,7 @@ public sealed partial class PublisherAllocationTests
         // Under qemu a window is a fifth the size: the same measurement, fewer publishes.
         var scale = Qemu.Emulates(rid) ? 5 : 1;
         await using var run = AppProcess.Start(published.ExecutablePath, [TestBroker.Uri.ToString(), $"{scale}"], rid: rid);
-        Assert.Equal(0, await run.WaitForExitAsync(TimeSpan.FromMinutes(5)));
+        Assert.Equal(0, await run.WaitForExitAsync(TimeSpan.FromMinutes(8)));
 
         var lines = Result().Matches(run.Stdout);
         Assert.True(lines.Count == 3, $"expected 3 result lines:\n{run.Stdout}\n{run.Stderr}");
@@ -33,7 +37,19 @@ public sealed partial class PublisherAllocationTests
             Assert.True(longWindow - shortWindow <= long.Parse(line.Groups["allowance"].Value, CultureInfo.InvariantCulture),
                 $"{line.Groups["size"].Value} B bodies, {line.Groups["publishers"].Value} publishers: {line.Groups["more"].Value} more confirmed publishes allocated {longWindow - shortWindow} bytes ({shortWindow} B short window, {longWindow} B long window)");
         }
+
+        var consumed = Consumed().Matches(run.Stdout);
+        Assert.True(consumed.Count == 3, $"expected 3 consume lines:\n{run.Stdout}\n{run.Stderr}");
+        foreach (Match line in consumed)
+        {
+            var (shortWindow, longWindow) = (long.Parse(line.Groups["short"].Value, CultureInfo.InvariantCulture), long.Parse(line.Groups["long"].Value, CultureInfo.InvariantCulture));
+            Assert.True(longWindow <= shortWindow,
+                $"{line.Groups["size"].Value} B bodies, {line.Groups["concurrency"].Value} at once: {line.Groups["more"].Value} more messages published, consumed and acked allocated {longWindow - shortWindow} bytes ({shortWindow} B short window, {longWindow} B long window)");
+        }
     }
+
+    [GeneratedRegex(@"^consume bodySize=(?<size>\d+) concurrency=(?<concurrency>\d+) more=(?<more>\d+) short=(?<short>\d+) long=(?<long>\d+)$", RegexOptions.Multiline)]
+    private static partial Regex Consumed();
 
     [GeneratedRegex(@"^bodySize=(?<size>\d+) publishers=(?<publishers>\d+) more=(?<more>\d+) short=(?<short>\d+) long=(?<long>\d+) allowance=(?<allowance>\d+)$", RegexOptions.Multiline)]
     private static partial Regex Result();

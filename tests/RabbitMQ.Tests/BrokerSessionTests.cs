@@ -1,4 +1,5 @@
 using Prewire.Amqp;
+using Prewire.Messaging;
 using Prewire.Testing;
 using BasicProperties = RabbitMQ.Client.BasicProperties;
 
@@ -62,13 +63,10 @@ public sealed class BrokerSessionTests
     }
 
     // With confirms, through the relay, so a test can hold what the broker sends back.
-    private static Task<BrokerSession> OpenThroughAsync(TcpRelay relay, string queue, TimeSpan confirmTimeout, CancellationToken ct) =>
-        BrokerSession.OpenAsync(new BrokerSessionOptions
-        {
-            Endpoints = [AmqpUri.Parse($"amqp://guest:guest@127.0.0.1:{relay.Port}/")],
-            Queue = queue,
-            ClientName = "prewire-rabbitmq-tests",
-            Confirms = true,
-            ConfirmTimeout = confirmTimeout,
-        }, ct);
+    private static async Task<RabbitMqSession> OpenThroughAsync(TcpRelay relay, string queue, TimeSpan confirmTimeout, CancellationToken ct)
+    {
+        var uri = AmqpUri.Parse($"amqp://guest:guest@127.0.0.1:{relay.Port}/");
+        var options = new BrokerSessionOptions { Endpoints = [uri], Queue = queue, ClientName = "prewire-rabbitmq-tests", Confirms = true, ConfirmTimeout = confirmTimeout };
+        return RabbitMqSession.Of(await RabbitMqSession.OpenAsync(options, uri, ct));
+    }
 }

@@ -1,3 +1,4 @@
+using Prewire.Messaging;
 using Prewire.Amqp;
 
 namespace Prewire.RabbitMQ;
@@ -19,7 +20,7 @@ public sealed class RabbitMqConnectorTests
     public async Task A_missing_virtual_host_is_named()
     {
         var missing = AmqpUri.Parse(new UriBuilder(TestBroker.Uri) { Path = "/no-such-vhost" }.Uri.OriginalString);
-        var e = await Assert.ThrowsAsync<AmqpException>(() => BrokerSession.OpenAsync(new BrokerSessionOptions { Endpoints = [missing], Queue = "q", ClientName = "test" }, TestContext.Current.CancellationToken));
+        var e = await Assert.ThrowsAsync<AmqpException>(() => BrokerSession.OpenAsync(new BrokerSessionOptions { Endpoints = [missing], Queue = "q", ClientName = "test" }, RabbitMqSession.OpenAsync, TestContext.Current.CancellationToken));
         Assert.StartsWith($"RabbitMQ at {missing} refused virtual host 'no-such-vhost': NOT_ALLOWED", e.Message, StringComparison.Ordinal);
         Assert.DoesNotContain("\n", e.Message, StringComparison.Ordinal);
     }

@@ -22,12 +22,12 @@ public sealed class RoundTripTests
 
         TransportReceiveContext? received = null;
         string? body = null;
-        var incoming = new PipelineBuilder().Register("handle", new Handle(c => { received = c; body = Encoding.UTF8.GetString(c.Body.Span); }), "records").Build<TransportReceiveContext>();
+        var incoming = new PipelineBuilder().Register("handle", new Handle(c => { received = c; body = Encoding.UTF8.GetString(c.Body); }), "records").Build<TransportReceiveContext>();
         var result = await new RabbitMqReceiver(connection, incoming, (_, e) => Assert.Fail(e.Message)).ReceiveAsync(1, prefetch: 10, TestContext.Current.CancellationToken);
 
         Assert.Equal(new ReceiveResult(Handled: 1, 0, 0, 0, 0), result);
         Assert.Equal(("m-1", "héllo", "text/plain"), (received!.MessageId, body, received.Headers[MessageHeaders.ContentType]));
-        Assert.Equal(0u, await connection.Session.Channel.MessageCountAsync(queue, TestContext.Current.CancellationToken));
+        Assert.Equal(0u, await RabbitMqSession.Of(connection.Session).Channel.MessageCountAsync(queue, TestContext.Current.CancellationToken));
     }
 
     [Fact]
@@ -36,13 +36,13 @@ public sealed class RoundTripTests
         var queue = $"prewire.rabbitmq-tests.{Guid.NewGuid():N}";
         await using var connection = await ConnectAsync(queue);
         var session = connection.Session;
-        await session.Channel.BasicPublishAsync("", queue, mandatory: true, new BasicProperties(), "bad"u8.ToArray(), TestContext.Current.CancellationToken);
-        await session.Channel.BasicPublishAsync("", queue, mandatory: true, new BasicProperties(), "good"u8.ToArray(), TestContext.Current.CancellationToken);
+        await RabbitMqSession.Of(session).Channel.BasicPublishAsync("", queue, mandatory: true, new BasicProperties(), "bad"u8.ToArray(), TestContext.Current.CancellationToken);
+        await RabbitMqSession.Of(session).Channel.BasicPublishAsync("", queue, mandatory: true, new BasicProperties(), "good"u8.ToArray(), TestContext.Current.CancellationToken);
 
         var rejected = new List<string>();
         var incoming = new PipelineBuilder().Register("handle", new Handle(c =>
         {
-            if (c.Body.Span.SequenceEqual("bad"u8)) throw new InvalidDataException("bad body");
+            if (c.Body.FirstSpan.SequenceEqual("bad"u8)) throw new InvalidDataException("bad body");
         }), "fails on 'bad'").Build<TransportReceiveContext>();
         var result = await new RabbitMqReceiver(connection, incoming, (id, e) => rejected.Add(e.Message)).ReceiveAsync(1, prefetch: 10, TestContext.Current.CancellationToken);
 
@@ -66,7 +66,7 @@ public sealed class RoundTripTests
 
         // The deliveries sent ahead and not taken went back when the channel closed.
         await using var after = await ConnectAsync(queue);
-        Assert.Equal(45u, await after.Session.Channel.MessageCountAsync(queue, TestContext.Current.CancellationToken));
+        Assert.Equal(45u, await RabbitMqSession.Of(after.Session).Channel.MessageCountAsync(queue, TestContext.Current.CancellationToken));
     }
 
     [Fact]
@@ -87,7 +87,7 @@ public sealed class RoundTripTests
         }
 
         await using var after = await ConnectAsync(queue);
-        Assert.Equal(17u, await after.Session.Channel.MessageCountAsync(queue, TestContext.Current.CancellationToken));
+        Assert.Equal(17u, await RabbitMqSession.Of(after.Session).Channel.MessageCountAsync(queue, TestContext.Current.CancellationToken));
     }
 
     internal static async Task<BrokerConnection> ConnectFilledAsync(string queue, int messages, string clientName = "prewire-rabbitmq-tests")
@@ -95,21 +95,21 @@ public sealed class RoundTripTests
         var connection = await ConnectAsync(queue, clientName);
         for (var i = 0; i < messages; i++)
         {
-            await connection.Session.Channel.BasicPublishAsync("", queue, mandatory: true, new BasicProperties { MessageId = $"m-{i}" }, "m"u8.ToArray(),
+            await RabbitMqSession.Of(connection.Session).Channel.BasicPublishAsync("", queue, mandatory: true, new BasicProperties { MessageId = $"m-{i}" }, "m"u8.ToArray(),
                 TestContext.Current.CancellationToken);
         }
         return connection;
     }
 
     internal static Task<BrokerConnection> ConnectAsync(string queue, string clientName = "prewire-rabbitmq-tests") =>
-        BrokerConnection.OpenAsync(new BrokerSessionOptions { Endpoints = [AmqpUri.Parse(TestBroker.Uri.OriginalString)], Queue = queue, ClientName = clientName, Confirms = true },
+        BrokerConnection.OpenAsync(new BrokerSessionOptions { Endpoints = [AmqpUri.Parse(TestBroker.Uri.OriginalString)], Queue = queue, ClientName = clientName, Confirms = true }, RabbitMqSession.OpenAsync,
             new ReconnectPolicy(), TestContext.Current.CancellationToken);
 
     // Dead-lettering by the broker happens just after the reject is acknowledged.
     internal static async Task<uint> MessageCountEventuallyAsync(BrokerConnection connection, string queue, uint expected)
     {
         var count = 0u;
-        for (var i = 0; i < 50 && (count = await connection.Session.Channel.MessageCountAsync(queue, TestContext.Current.CancellationToken)) != expected; i++)
+        for (var i = 0; i < 50 && (count = await RabbitMqSession.Of(connection.Session).Channel.MessageCountAsync(queue, TestContext.Current.CancellationToken)) != expected; i++)
             await Task.Delay(100, TestContext.Current.CancellationToken);
         return count;
     }

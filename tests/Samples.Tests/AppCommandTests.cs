@@ -57,12 +57,41 @@ public sealed class AppCommandTests
     {
         var (app, parsed) = Parse("--queue", "orders");
         var options = app.Session(parsed, "test", confirms: true);
-        Assert.Equal((RabbitMQ.BrokerQueueType.Quorum, "", "orders", "orders.dlx", "orders.dead-letter"),
+        Assert.Equal((Prewire.Messaging.BrokerQueueType.Quorum, "", "orders", "orders.dlx", "orders.dead-letter"),
             (options.QueueType, options.Exchange, options.RoutingKey, options.DeadLetterExchange, options.DeadLetterQueue));
 
         (app, parsed) = Parse("--queue", "orders", "--queue-type", "Classic", "--exchange", "shop", "--routing-key", "order.placed");
         options = app.Session(parsed, "test", confirms: true);
-        Assert.Equal((RabbitMQ.BrokerQueueType.Classic, "shop", "order.placed"), (options.QueueType, options.Exchange, options.RoutingKey));
+        Assert.Equal((Prewire.Messaging.BrokerQueueType.Classic, "shop", "order.placed"), (options.QueueType, options.Exchange, options.RoutingKey));
+    }
+
+    [Theory]
+    [InlineData(new string[0], BrokerClient.RabbitMQ)]
+    [InlineData(new[] { "--client", "prewire" }, BrokerClient.Prewire)]
+    [InlineData(new[] { "--client", "RabbitMQ" }, BrokerClient.RabbitMQ)]
+    [InlineData(new[] { "--amqp-publisher" }, BrokerClient.Prewire)]
+    public void The_client_is_RabbitMQ_Client_unless_asked_otherwise(string[] args, BrokerClient expected)
+    {
+        var (app, parsed) = Parse(args);
+        Assert.Empty(parsed.Errors);
+        Assert.Equal(expected, app.Client(parsed));
+    }
+
+    [Fact]
+    public void The_client_comes_from_PREWIRE_CLIENT_when_not_given_and_a_wrong_one_is_a_parse_error()
+    {
+        Environment.SetEnvironmentVariable("PREWIRE_CLIENT", "prewire");
+        try
+        {
+            var (app, parsed) = Parse();
+            Assert.Equal(BrokerClient.Prewire, app.Client(parsed));
+            Assert.Equal(BrokerClient.RabbitMQ, app.Client(Parse("--client", "rabbitmq").Parsed));
+        }
+        finally
+        {
+            Environment.SetEnvironmentVariable("PREWIRE_CLIENT", null);
+        }
+        Assert.Equal("--client must be prewire or rabbitmq, not 'pika'.", Assert.Single(Parse("--client", "pika").Parsed.Errors).Message);
     }
 
     [Theory]

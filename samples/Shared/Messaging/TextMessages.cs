@@ -57,7 +57,7 @@ public static class TextMessages
             string text;
             try
             {
-                text = _strictUtf8.GetString(context.Body.Span);
+                text = _strictUtf8.GetString(context.Body);
             }
             catch (DecoderFallbackException e)
             {

@@ -21,6 +21,14 @@ public sealed class AmqpConsumerOptions
     /// <remarks>Defaults to empty.</remarks>
     public string ConsumerTag { get; set; } = "";
 
+    /// <summary>
+    /// A handler that returns without settling its delivery acknowledges it, one that throws rejects it
+    /// without requeue. Off, a delivery its handler left unsettled stays unacknowledged until the channel
+    /// closes, and the broker then requeues it (a receiver that settles by a policy of its own).
+    /// </summary>
+    /// <remarks>Defaults to <see langword="true"/>.</remarks>
+    public bool AutoSettle { get; set; } = true;
+
     /// <summary>The only consumer of the queue (basic.consume exclusive): refused while another consumes it.</summary>
     /// <remarks>Defaults to <see langword="false"/>.</remarks>
     public bool Exclusive { get; set; }

@@ -36,6 +36,25 @@ public sealed class AmqpPublisherDispatch : BrokerDispatch
         }
     }
 
+    /// <summary>
+    /// Publishes on channels of <paramref name="connection"/> from now on (a session's, shared with its
+    /// consumer and topology); opening again replaces them (after the connection was lost).
+    /// </summary>
+    /// <exception cref="AmqpException">The broker refused the channel, or the connection is gone.</exception>
+    public async Task OpenAsync(AmqpConnection connection, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(connection);
+        try
+        {
+            var old = Interlocked.Exchange(ref _publisher, await AmqpPublisher.OpenAsync(connection, cancellationToken: cancellationToken).ConfigureAwait(false));
+            if (old is not null) await DisposeQuietlyAsync(old).ConfigureAwait(false);
+        }
+        catch (Exception e) when (e is IOException or ObjectDisposedException)
+        {
+            throw new AmqpException(AmqpExceptionKind.ConnectionClosed, $"AmqpPublisher cannot open a channel on {connection.Broker}: {e.Message}", e);
+        }
+    }
+
     /// <inheritdoc />
     [AsyncMethodBuilder(typeof(PooledValueTaskMethodBuilder))]
     protected override async ValueTask Terminate(DispatchContext context)

@@ -1,9 +1,10 @@
+using System.Buffers;
 using Prewire.Pipeline;
 
 namespace Prewire.Messaging;
 
 /// <summary>An incoming message, bytes and headers, before it is deserialized.</summary>
-public sealed class IncomingPhysicalContext(IBehaviorContext parent, string messageId, IReadOnlyDictionary<string, string> headers, ReadOnlyMemory<byte> body)
+public sealed class IncomingPhysicalContext(IBehaviorContext parent, string messageId, IReadOnlyDictionary<string, string> headers, ReadOnlySequence<byte> body)
     : BehaviorContext(parent)
 {
     /// <summary>The message id.</summary>
@@ -13,5 +14,5 @@ public sealed class IncomingPhysicalContext(IBehaviorContext parent, string mess
     public IReadOnlyDictionary<string, string> Headers { get; } = headers;
 
     /// <summary>The body, borrowed from the transport.</summary>
-    public ReadOnlyMemory<byte> Body { get; } = body;
+    public ReadOnlySequence<byte> Body { get; } = body;
 }

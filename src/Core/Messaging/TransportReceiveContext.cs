@@ -1,9 +1,10 @@
+using System.Buffers;
 using Prewire.Pipeline;
 
 namespace Prewire.Messaging;
 
 /// <summary>A message as the transport delivered it. The body is only valid while the pipeline runs.</summary>
-public sealed class TransportReceiveContext(string messageId, IReadOnlyDictionary<string, string> headers, ReadOnlyMemory<byte> body, CancellationToken cancellationToken = default)
+public sealed class TransportReceiveContext(string messageId, IReadOnlyDictionary<string, string> headers, ReadOnlySequence<byte> body, CancellationToken cancellationToken = default)
     : BehaviorContext(cancellationToken)
 {
     /// <summary>The transport's message id.</summary>
@@ -13,7 +14,7 @@ public sealed class TransportReceiveContext(string messageId, IReadOnlyDictionar
     public IReadOnlyDictionary<string, string> Headers { get; } = headers;
 
     /// <summary>The raw body, borrowed from the transport: copy what must outlive the pipeline.</summary>
-    public ReadOnlyMemory<byte> Body { get; } = body;
+    public ReadOnlySequence<byte> Body { get; } = body;
 
     /// <summary>What the pipeline made of the delivery, for the transport's counts; set by the receive stage.</summary>
     /// <remarks>Defaults to <see cref="ReceiveOutcome.Handled"/>.</remarks>

@@ -6,7 +6,8 @@ namespace Prewire.Amqp;
 /// What consuming allocates in steady state, process-wide (read loop, handler dispatch, settlements,
 /// socket): messages published with our publisher (0 B itself) on one connection, consumed on another
 /// by a handler that only counts. The difference of the least short and long windows is what the
-/// extra messages cost, as in <see cref="PublishAllocations"/>.
+/// extra messages cost, as in <see cref="PublishAllocations"/>. Shared by the JIT test
+/// (<c>AmqpConsumerBrokerStateTests</c>) and the NativeAOT fixture (tests/AotSmoke/Fixtures/AllocationFixture).
 /// </summary>
 internal sealed class ConsumeAllocations(AmqpPublisher publisher, string queue)
 {
@@ -23,16 +24,17 @@ internal sealed class ConsumeAllocations(AmqpPublisher publisher, string queue)
         return ValueTask.CompletedTask;
     }
 
-    public async Task<(long ShortWindow, long LongWindow)> MeasureAsync(int bodySize)
+    /// <summary>Warms up, then measures window pairs; <paramref name="scale"/> divides the windows (arm64 under qemu).</summary>
+    public async Task<(long ShortWindow, long LongWindow)> MeasureAsync(int bodySize, int scale = 1)
     {
         var body = new byte[bodySize];
         var properties = new BasicProperties { MessageId = "fixed", ContentType = "application/octet-stream" };
-        for (var round = 0; round < 5; round++) await WindowAsync(body, properties, 2_000);
+        for (var round = 0; round < 5; round++) await WindowAsync(body, properties, 2_000 / scale);
         var (shortWindow, longWindow) = (long.MaxValue, long.MaxValue);
         for (var pair = 0; pair < MaxPairs && (pair < 3 || longWindow > shortWindow); pair++)
         {
-            shortWindow = Math.Min(shortWindow, await WindowAsync(body, properties, ShortCount));
-            longWindow = Math.Min(longWindow, await WindowAsync(body, properties, LongCount));
+            shortWindow = Math.Min(shortWindow, await WindowAsync(body, properties, ShortCount / scale));
+            longWindow = Math.Min(longWindow, await WindowAsync(body, properties, LongCount / scale));
         }
         return (shortWindow, longWindow);
     }

@@ -9,7 +9,7 @@ public sealed class LongRunTests
 {
     private static readonly string[] _ids = [.. Enumerable.Range(0, 1_000).Select(i => $"message-{i}")];
     private static readonly Dictionary<string, string> _headers = new();
-    private static readonly byte[] _body = "a message body"u8.ToArray();
+    private static readonly System.Buffers.ReadOnlySequence<byte> _body = new("a message body"u8.ToArray());
 
     [Fact]
     public void The_Consumers_incoming_pipeline_neither_allocates_more_over_a_long_run_nor_keeps_anything()

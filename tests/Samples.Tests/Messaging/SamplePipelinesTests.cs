@@ -59,7 +59,7 @@ public sealed class SamplePipelinesTests
         var pipeline = Build<TransportReceiveContext>(Incoming(c => { handled = c; return Task.CompletedTask; }, new DeadLetters()), builder);
         var headers = new Dictionary<string, string> { [MessageHeaders.ContentType] = TextMessages.ContentType };
 
-        await pipeline.Invoke(new TransportReceiveContext("id-2", headers, Encoding.UTF8.GetBytes("wörld")));
+        await pipeline.Invoke(new TransportReceiveContext("id-2", headers, new ReadOnlySequence<byte>(Encoding.UTF8.GetBytes("wörld"))));
 
         Assert.NotNull(handled);
         Assert.Equal(("id-2", "wörld"), (handled.MessageId, (string)handled.Message));
@@ -73,7 +73,7 @@ public sealed class SamplePipelinesTests
         var pipeline = Build<TransportReceiveContext>(Incoming(_ => { handled++; return Task.CompletedTask; }, deadLetters), builder);
         var headers = new Dictionary<string, string> { [MessageHeaders.ContentType] = "application/json" };
 
-        var message = new TransportReceiveContext("id-3", headers, "{}"u8.ToArray());
+        var message = new TransportReceiveContext("id-3", headers, new ReadOnlySequence<byte>("{}"u8.ToArray()));
         await pipeline.Invoke(message);
 
         var (sent, failure, attempts) = Assert.Single(deadLetters.Sent);
@@ -88,7 +88,7 @@ public sealed class SamplePipelinesTests
         var deadLetters = new DeadLetters();
         var pipeline = Build<TransportReceiveContext>(Incoming(_ => Task.CompletedTask, deadLetters), builder);
 
-        await pipeline.Invoke(new TransportReceiveContext("", new Dictionary<string, string>(), new byte[] { 0x66, 0xC3, 0x28 }));
+        await pipeline.Invoke(new TransportReceiveContext("", new Dictionary<string, string>(), new ReadOnlySequence<byte>([0x66, 0xC3, 0x28])));
 
         Assert.Equal("the body is not valid UTF-8", Assert.IsType<MalformedMessageException>(Assert.Single(deadLetters.Sent).Failure).Message);
     }
@@ -99,12 +99,12 @@ public sealed class SamplePipelinesTests
     {
         var (deadLetters, runs) = (new DeadLetters(), 0);
         var pipeline = Build<TransportReceiveContext>(Incoming(_ => ++runs < 3 ? throw new TimeoutException($"run {runs}") : Task.CompletedTask, deadLetters, maxAttempts: 3), builder);
-        var recovers = new TransportReceiveContext("id-4", new Dictionary<string, string>(), "x"u8.ToArray());
+        var recovers = new TransportReceiveContext("id-4", new Dictionary<string, string>(), new ReadOnlySequence<byte>("x"u8.ToArray()));
         await pipeline.Invoke(recovers);
         Assert.Equal((3, ReceiveOutcome.Handled, 0), (runs, recovers.Outcome, deadLetters.Sent.Count));
 
         runs = -100;
-        var poison = new TransportReceiveContext("id-5", new Dictionary<string, string>(), "x"u8.ToArray());
+        var poison = new TransportReceiveContext("id-5", new Dictionary<string, string>(), new ReadOnlySequence<byte>("x"u8.ToArray()));
         await pipeline.Invoke(poison);
         var (_, failure, attempts) = Assert.Single(deadLetters.Sent);
         Assert.Equal((-97, ReceiveOutcome.DeadLettered, 3, "run -97"), (runs, poison.Outcome, attempts, failure.Message));
@@ -116,7 +116,7 @@ public sealed class SamplePipelinesTests
     {
         var handled = new List<string>();
         var pipeline = Build<TransportReceiveContext>(Incoming(c => { handled.Add((string)c.Message); return Task.CompletedTask; }, new DeadLetters()), builder);
-        TransportReceiveContext Message(string id, string text) => new(id, new Dictionary<string, string>(), Encoding.UTF8.GetBytes(text));
+        TransportReceiveContext Message(string id, string text) => new(id, new Dictionary<string, string>(), new ReadOnlySequence<byte>(Encoding.UTF8.GetBytes(text)));
 
         var outcomes = new List<ReceiveOutcome>();
         foreach (var message in new[] { Message("a", "1"), Message("b", "2"), Message("a", "3"), Message("", "4"), Message("", "5") })

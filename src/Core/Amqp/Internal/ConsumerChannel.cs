@@ -18,6 +18,7 @@ internal sealed class ConsumerChannel : AmqpChannel
 {
     private readonly AmqpDeliveryHandler _handler;
     private readonly int _concurrency;
+    private readonly bool _autoSettle;
     private readonly DeliveryAssembler _assembler;
     private readonly Stack<AmqpDelivery> _free = new();
     private readonly Queue<AmqpDelivery> _waiting = new();
@@ -26,8 +27,9 @@ internal sealed class ConsumerChannel : AmqpChannel
     private int _running;
     private bool _stopping;
 
-    public ConsumerChannel(AmqpConnection connection, AmqpDeliveryHandler handler, int concurrency)
+    public ConsumerChannel(AmqpConnection connection, AmqpDeliveryHandler handler, int concurrency, bool autoSettle = true)
     {
+        _autoSettle = autoSettle;
         _handler = handler;
         _concurrency = concurrency;
         _assembler = new DeliveryAssembler(Rent);
@@ -111,7 +113,7 @@ internal sealed class ConsumerChannel : AmqpChannel
             catch (Exception)
 #pragma warning restore CA1031
             {
-                delivery.SettleIfNot(failed: true);
+                if (_autoSettle) delivery.SettleIfNot(failed: true);
                 Return(delivery);
                 delivery = Next();
                 continue;
@@ -144,7 +146,7 @@ internal sealed class ConsumerChannel : AmqpChannel
             failed = true;
         }
         delivery.Handling = default;
-        delivery.SettleIfNot(failed);
+        if (_autoSettle) delivery.SettleIfNot(failed);
         Return(delivery);
     }
 

@@ -1,4 +1,5 @@
 using Prewire.Amqp;
+using Prewire.Messaging;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Events;
 using RabbitMQ.Client.Exceptions;
@@ -7,16 +8,15 @@ using BasicProperties = RabbitMQ.Client.BasicProperties;
 namespace Prewire.RabbitMQ;
 
 /// <summary>A RabbitMQ.Client connection and one channel, with the topology declared. Disposing closes both.</summary>
-public sealed class BrokerSession : IAsyncDisposable
+public sealed class RabbitMqSession : BrokerSession
 {
     private readonly TaskCompletionSource<AmqpException> _closed = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly CancellationTokenSource _closing = new();
     private ShutdownEventArgs? _closeReason;
 
-    private BrokerSession(BrokerSessionOptions options, AmqpUri uri, IConnection connection, IChannel channel)
+    private RabbitMqSession(BrokerSessionOptions options, AmqpUri uri, IConnection connection, IChannel channel)
+        : base(options, uri)
     {
-        Options = options;
-        Uri = uri;
         Connection = connection;
         Channel = channel;
         // The channel's shutdown comes with its connection's too.
@@ -29,12 +29,6 @@ public sealed class BrokerSession : IAsyncDisposable
         if (channel.CloseReason is { } early) Close(early);
     }
 
-    /// <summary>What the session was opened with.</summary>
-    public BrokerSessionOptions Options { get; }
-
-    /// <summary>The endpoint of <see cref="BrokerSessionOptions.Endpoints"/> it connected to.</summary>
-    public AmqpUri Uri { get; }
-
     /// <summary>The connection.</summary>
     public IConnection Connection { get; }
 
@@ -45,37 +39,16 @@ public sealed class BrokerSession : IAsyncDisposable
     /// Completes, with why in one line (in the words the zero-copy client uses), when the channel
     /// closed: the broker or the network ended it, or the session was disposed. Never faults.
     /// </summary>
-    public Task<AmqpException> Closed => _closed.Task;
+    public override Task<AmqpException> Closed => _closed.Task;
 
-    /// <summary>
-    /// Connects to the first endpoint that answers, starting at <paramref name="firstEndpoint"/>, opens
-    /// the channel and declares the topology: the queue (with its dead-letter exchange), the dead-letter
-    /// queue, and the exchange and binding when <see cref="BrokerSessionOptions.Exchange"/> is not the
-    /// default one. Declaring is idempotent; a queue that exists with other settings is an error.
-    /// </summary>
-    /// <exception cref="AmqpException">No endpoint could be reached, or the broker refused the connection or the topology.</exception>
-    public static async Task<BrokerSession> OpenAsync(BrokerSessionOptions options, CancellationToken cancellationToken, int firstEndpoint = 0)
-    {
-        ArgumentNullException.ThrowIfNull(options);
-        if (options.Endpoints.Count == 0) throw new ArgumentException("no endpoint given", nameof(options));
-        var failures = new List<AmqpException>();
-        for (var i = 0; i < options.Endpoints.Count; i++)
-        {
-            var uri = options.Endpoints[(firstEndpoint + i) % options.Endpoints.Count];
-            try
-            {
-                return await OpenAsync(options, uri, cancellationToken).ConfigureAwait(false);
-            }
-            catch (AmqpException e)
-            {
-                failures.Add(e);
-            }
-        }
-        throw failures.Count == 1 ? failures[0]
-            : new AmqpException($"no RabbitMQ node of {failures.Count} could be used: {string.Join("; ", failures.Select(f => f.Message))}", new AggregateException(failures));
-    }
+    /// <summary><paramref name="session"/> as RabbitMQ.Client's.</summary>
+    /// <exception cref="ArgumentException">It was opened with another client.</exception>
+    public static RabbitMqSession Of(BrokerSession session) =>
+        session as RabbitMqSession ?? throw new ArgumentException($"the session was opened with another client ({session?.GetType().Name}), not RabbitMQ.Client", nameof(session));
 
-    private static async Task<BrokerSession> OpenAsync(BrokerSessionOptions options, AmqpUri uri, CancellationToken cancellationToken)
+    /// <summary>Connects to <paramref name="uri"/>, opens the channel and declares the topology: a <see cref="BrokerSessionFactory"/>.</summary>
+    /// <exception cref="AmqpException">The node refused or could not be reached.</exception>
+    public static async Task<BrokerSession> OpenAsync(BrokerSessionOptions options, AmqpUri uri, CancellationToken cancellationToken)
     {
         var connection = await RabbitMqConnector.ConnectAsync(uri, options.ClientName, cancellationToken).ConfigureAwait(false);
         try
@@ -85,7 +58,7 @@ public sealed class BrokerSession : IAsyncDisposable
                     consumerDispatchConcurrency: Math.Max(options.ConsumerConcurrency, (ushort)1)),
                 cancellationToken).ConfigureAwait(false);
             await DeclareAsync(channel, options, cancellationToken).ConfigureAwait(false);
-            return new BrokerSession(options, uri, connection, channel);
+            return new RabbitMqSession(options, uri, connection, channel);
         }
         catch (Exception e)
         {
@@ -174,7 +147,7 @@ public sealed class BrokerSession : IAsyncDisposable
     }
 
     /// <inheritdoc />
-    public async ValueTask DisposeAsync()
+    protected override async ValueTask DisposeAsyncCore()
     {
         Close(new ShutdownEventArgs(ShutdownInitiator.Application, (ushort)Constants.ReplySuccess, "the session was disposed"));
         // A session whose connection was lost closes without a word: there is nothing left to tell the broker.

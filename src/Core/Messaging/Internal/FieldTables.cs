@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text;
 
-namespace Prewire.RabbitMQ.Internal;
+namespace Prewire.Messaging.Internal;
 
 /// <summary>Delivered AMQP field tables back into the pipeline's string headers.</summary>
 internal static class FieldTables

@@ -1,6 +1,6 @@
 using Prewire.Amqp;
 
-namespace Prewire.RabbitMQ;
+namespace Prewire.Messaging;
 
 /// <summary>What a <see cref="BrokerSession"/> connects to and declares.</summary>
 public sealed class BrokerSessionOptions

@@ -1,4 +1,4 @@
-namespace Prewire.RabbitMQ;
+namespace Prewire.Messaging;
 
 /// <summary>How a <see cref="BrokerConnection"/> tries again after losing its connection: exponential backoff, then giving up.</summary>
 public sealed class ReconnectPolicy

@@ -1,4 +1,4 @@
-namespace Prewire.RabbitMQ;
+namespace Prewire.Messaging;
 
 /// <summary>The kind of queue a <see cref="BrokerSession"/> declares.</summary>
 public enum BrokerQueueType

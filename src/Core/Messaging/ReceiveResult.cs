@@ -1,6 +1,6 @@
-namespace Prewire.RabbitMQ;
+namespace Prewire.Messaging;
 
-/// <summary>What a <see cref="RabbitMqReceiver"/> run did with the deliveries it took.</summary>
+/// <summary>What a <see cref="BrokerReceiver{TDelivery}"/> run did with the deliveries it took.</summary>
 /// <remarks>Counts are 64-bit: a worker consuming 10,000 messages a second passes 2^31 in under three days.</remarks>
 /// <param name="Handled">Handled and acknowledged.</param>
 /// <param name="DeadLettered">Moved to the dead-letter queue, then acknowledged.</param>

@@ -1,6 +1,6 @@
 using Prewire.Amqp;
 
-namespace Prewire.RabbitMQ;
+namespace Prewire.Messaging;
 
 /// <summary>
 /// A <see cref="BrokerSession"/> that outlives its connection: whoever finds the session lost calls
@@ -16,8 +16,11 @@ public sealed class BrokerConnection : IAsyncDisposable
     private int _endpoint;
     private int _reconnects;
 
-    private BrokerConnection(BrokerSession session, ReconnectPolicy policy)
+    private readonly BrokerSessionFactory _open;
+
+    private BrokerConnection(BrokerSession session, BrokerSessionFactory open, ReconnectPolicy policy)
     {
+        _open = open;
         _session = session;
         _endpoint = IndexOf(session);
         Policy = policy;
@@ -43,10 +46,11 @@ public sealed class BrokerConnection : IAsyncDisposable
     /// is reported at once.
     /// </summary>
     /// <exception cref="AmqpException">No endpoint could be used.</exception>
-    public static async Task<BrokerConnection> OpenAsync(BrokerSessionOptions options, ReconnectPolicy policy, CancellationToken cancellationToken)
+    public static async Task<BrokerConnection> OpenAsync(BrokerSessionOptions options, BrokerSessionFactory open, ReconnectPolicy policy, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(policy);
-        return new BrokerConnection(await BrokerSession.OpenAsync(options, cancellationToken).ConfigureAwait(false), policy);
+        ArgumentNullException.ThrowIfNull(open);
+        return new BrokerConnection(await BrokerSession.OpenAsync(options, open, cancellationToken).ConfigureAwait(false), open, policy);
     }
 
     /// <summary>
@@ -85,7 +89,7 @@ public sealed class BrokerConnection : IAsyncDisposable
             BrokerSession? session = null;
             try
             {
-                session = await BrokerSession.OpenAsync(lost.Options, cancellationToken, first).ConfigureAwait(false);
+                session = await BrokerSession.OpenAsync(lost.Options, _open, cancellationToken, first).ConfigureAwait(false);
                 Func<BrokerSession, CancellationToken, Task>[] hooks;
                 lock (_gate) hooks = [.. _onReconnected];
                 foreach (var hook in hooks) await hook(session, cancellationToken).ConfigureAwait(false);

@@ -1,0 +1,55 @@
+using System.Buffers;
+using Prewire.Amqp;
+using Prewire.Pipeline;
+
+namespace Prewire.Messaging;
+
+/// <summary>
+/// Consumes a queue with Prewire's own <see cref="AmqpConsumer"/> on the session's connection (up to
+/// <see cref="BrokerSessionOptions.ConsumerConcurrency"/> deliveries handled at once); the policy is
+/// <see cref="BrokerReceiver{TDelivery}"/>'s. Bodies reach the pipeline where the socket put them.
+/// </summary>
+public sealed class AmqpReceiver(BrokerConnection connection, Pipeline<TransportReceiveContext> pipeline, Action<string, Exception> rejected)
+    : BrokerReceiver<AmqpDelivery>(connection, pipeline, rejected)
+{
+    /// <inheritdoc />
+    protected override async Task<object?> StartAsync(BrokerSession session, ushort prefetch)
+    {
+        var options = new AmqpConsumerOptions { Queue = session.Options.Queue, Prefetch = prefetch, Concurrency = Math.Max(1, (int)session.Options.ConsumerConcurrency), AutoSettle = false };
+        try
+        {
+            return await AmqpConsumer.StartAsync(AmqpSession.Of(session).Connection, options, Handle, CancellationToken.None).ConfigureAwait(false);
+        }
+        catch (Exception e) when (e is AmqpException or IOException or ObjectDisposedException)
+        {
+            // Lost meanwhile: the session says why.
+            return null;
+        }
+    }
+
+    /// <inheritdoc />
+    protected override Task StopAsync(BrokerSession session, object consumer) =>
+        ((AmqpConsumer)consumer).StopAsync(DrainTimeout);
+
+    // Settled by the receiver's policy, never by the handler's return: one the policy leaves unsettled
+    // (taken while stopping) is requeued by the broker when the channel closes.
+    private ValueTask Handle(AmqpDelivery delivery) => new(OnDeliveryAsync(delivery));
+
+    /// <inheritdoc />
+    protected override ValueTask AckAsync(AmqpDelivery delivery)
+    {
+        delivery.Ack();
+        return ValueTask.CompletedTask;
+    }
+
+    /// <inheritdoc />
+    protected override ValueTask RejectAsync(AmqpDelivery delivery, bool requeue)
+    {
+        delivery.Reject(requeue);
+        return ValueTask.CompletedTask;
+    }
+
+    /// <inheritdoc />
+    protected override (string MessageId, IReadOnlyDictionary<string, string> Headers, ReadOnlySequence<byte> Body) Read(AmqpDelivery delivery) =>
+        (delivery.Properties.MessageId ?? "", ToHeaders(delivery.Properties.Headers), delivery.Body);
+}

@@ -1,0 +1,182 @@
+using System.Buffers;
+using Prewire.Amqp;
+using Prewire.Messaging.Internal;
+using Prewire.Pipeline;
+
+namespace Prewire.Messaging;
+
+/// <summary>
+/// Consumes the session's queue through one client and runs each delivery through the incoming
+/// pipeline; the policy is the same whichever client delivers. A delivery is acknowledged only after
+/// the pipeline completed (handled, dead-lettered or found a duplicate,
+/// <see cref="TransportReceiveContext.Outcome"/>); one whose pipeline fails is rejected without
+/// requeue (the queue dead-letters it), so nothing acknowledged was left unprocessed. A lost connection
+/// is replaced through the <see cref="BrokerConnection"/> and consuming goes on.
+/// </summary>
+/// <typeparam name="TDelivery">What the client hands over for one delivery.</typeparam>
+public abstract class BrokerReceiver<TDelivery>(BrokerConnection connection, Pipeline<TransportReceiveContext> pipeline, Action<string, Exception> rejected) : BrokerReceiver
+{
+    private int _started;
+    private int _taken;
+    private long _handled;
+    private long _deadLettered;
+    private long _duplicates;
+    private long _rejected;
+    private int _inFlight;
+    private int _closing;
+    private int? _count;
+    private TaskCompletionSource _done = new();
+    private TaskCompletionSource _drained = new();
+
+    /// <inheritdoc />
+    public override ReceiveResult Progress =>
+        new(Volatile.Read(ref _handled), Volatile.Read(ref _deadLettered), Volatile.Read(ref _duplicates), Volatile.Read(ref _rejected), 0);
+
+    /// <inheritdoc />
+    public override async Task<ReceiveResult> ReceiveAsync(int? count, ushort prefetch, CancellationToken stopping)
+    {
+        ArgumentNullException.ThrowIfNull(connection);
+        if (Interlocked.Exchange(ref _started, 1) != 0) throw new InvalidOperationException("a receiver runs once");
+        // Without a limit the broker pushes the whole queue to this channel; with a count, never more than it.
+        var most = count ?? ushort.MaxValue;
+        var limit = prefetch == 0 || prefetch > most ? (ushort)Math.Min(most, ushort.MaxValue) : prefetch;
+        (_count, _done, _drained) = (count, new(TaskCreationOptions.RunContinuationsAsynchronously), new(TaskCreationOptions.RunContinuationsAsynchronously));
+        var reconnectsBefore = connection.Reconnects;
+        using var onStop = stopping.Register(() => _done.TrySetResult());
+
+        while (true)
+        {
+            var session = connection.Session;
+            // Not cancelled by the stop: a stop that comes this early still ends in a normal return.
+            var consumer = await StartAsync(session, limit).ConfigureAwait(false);
+            if (consumer is not null) Consuming?.Invoke(true);
+
+            var stopped = await Task.WhenAny(_done.Task, session.Closed).ConfigureAwait(false) == _done.Task;
+            Consuming?.Invoke(false);
+            if (stopped)
+            {
+                Volatile.Write(ref _closing, 1);
+                if (consumer is not null) await StopAsync(session, consumer).ConfigureAwait(false);
+                if (Volatile.Read(ref _inFlight) == 0) _drained.TrySetResult();
+                await Task.WhenAny(_drained.Task, Task.Delay(DrainTimeout, CancellationToken.None)).ConfigureAwait(false);
+                return Result();
+            }
+
+            ConnectionLost?.Invoke(await session.Closed.ConfigureAwait(false));
+            try
+            {
+                await connection.ReconnectAsync(session, stopping).ConfigureAwait(false);
+            }
+            catch (OperationCanceledException) when (stopping.IsCancellationRequested)
+            {
+                return Result();
+            }
+        }
+
+        ReceiveResult Result() => Progress with { Reconnects = connection.Reconnects - reconnectsBefore };
+    }
+
+    /// <summary>
+    /// Starts consuming the session's queue with <paramref name="prefetch"/>, each delivery handed to
+    /// <see cref="OnDeliveryAsync"/>; the consumer to stop later, or <see langword="null"/> when the
+    /// session was lost meanwhile (its <see cref="BrokerSession.Closed"/> says why).
+    /// </summary>
+    protected abstract Task<object?> StartAsync(BrokerSession session, ushort prefetch);
+
+    /// <summary>Stops <paramref name="consumer"/> taking deliveries (basic.cancel); lost already is fine.</summary>
+    protected abstract Task StopAsync(BrokerSession session, object consumer);
+
+    /// <summary>Acknowledges the delivery; a connection lost meanwhile throws <see cref="AmqpException"/> or <see cref="ObjectDisposedException"/>.</summary>
+    protected abstract ValueTask AckAsync(TDelivery delivery);
+
+    /// <summary>Rejects the delivery, requeued or not; a connection lost meanwhile throws as <see cref="AckAsync"/> does.</summary>
+    protected abstract ValueTask RejectAsync(TDelivery delivery, bool requeue);
+
+    /// <summary>The message id, headers and body of <paramref name="delivery"/>, valid while the pipeline runs.</summary>
+    protected abstract (string MessageId, IReadOnlyDictionary<string, string> Headers, ReadOnlySequence<byte> Body) Read(TDelivery delivery);
+
+    /// <summary>The headers of a delivered field table, as the pipeline's strings.</summary>
+    protected static Dictionary<string, string> ToHeaders(IDictionary<string, object?>? table) => FieldTables.ToHeaders(table);
+
+    /// <summary>Runs one delivery through the pipeline and settles it; a client calls it for each delivery.</summary>
+    protected async Task OnDeliveryAsync(TDelivery delivery)
+    {
+        // Stopping: neither handled nor acknowledged, so the broker requeues it when the channel closes.
+        if (_done.Task.IsCompleted) return;
+        if (_count is not null && Interlocked.Increment(ref _taken) > _count)
+        {
+            // Past the count while others are still handled (--concurrency above 1): one of them may turn
+            // out a duplicate and give its place back, and the delivery meant to fill it must not queue
+            // behind this one in the prefetch window, so this one goes back to the queue at once.
+            Interlocked.Decrement(ref _taken);
+            await SettleQuietlyAsync(delivery, requeue: true).ConfigureAwait(false);
+            return;
+        }
+        Interlocked.Increment(ref _inFlight);
+        try
+        {
+            var outcome = await HandleAsync(delivery).ConfigureAwait(false);
+            var settled = outcome switch
+            {
+                ReceiveOutcome.Handled => Interlocked.Increment(ref _handled) + Volatile.Read(ref _deadLettered),
+                ReceiveOutcome.DeadLettered => Interlocked.Increment(ref _deadLettered) + Volatile.Read(ref _handled),
+                _ => -1,
+            };
+            if (_count is null) return;
+            if (settled < 0) Interlocked.Decrement(ref _taken);
+            else if (settled >= _count) _done.TrySetResult();
+        }
+        finally
+        {
+            if (Interlocked.Decrement(ref _inFlight) == 0 && Volatile.Read(ref _closing) == 1) _drained.TrySetResult();
+        }
+    }
+
+    private async ValueTask SettleQuietlyAsync(TDelivery delivery, bool requeue)
+    {
+        try
+        {
+            await RejectAsync(delivery, requeue).ConfigureAwait(false);
+        }
+        catch (Exception e) when (e is AmqpException or ObjectDisposedException or IOException)
+        {
+            // Lost: the broker requeues it anyway.
+        }
+    }
+
+    // The outcome, or null when the pipeline failed and the delivery was rejected.
+    private async Task<ReceiveOutcome?> HandleAsync(TDelivery delivery)
+    {
+        // Not the stop token: a delivery being handled when the stop comes finishes and is acknowledged.
+        // No message id: "", which no duplicate check matches (delivery tags repeat across channels).
+        var (messageId, headers, body) = Read(delivery);
+        var context = new TransportReceiveContext(messageId, headers, body, CancellationToken.None);
+        var failed = false;
+        try
+        {
+            try
+            {
+                await pipeline.Invoke(context).ConfigureAwait(false);
+            }
+#pragma warning disable CA1031 // A failing message must not stop the consumer; it is rejected and reported.
+            catch (Exception e)
+#pragma warning restore CA1031
+            {
+                failed = true;
+                rejected(context.MessageId, e);
+                Interlocked.Increment(ref _rejected);
+                await RejectAsync(delivery, requeue: false).ConfigureAwait(false);
+                return null;
+            }
+            if (context.Outcome == ReceiveOutcome.Duplicate) Interlocked.Increment(ref _duplicates);
+            await AckAsync(delivery).ConfigureAwait(false);
+        }
+        catch (Exception e) when (e is AmqpException or ObjectDisposedException or IOException)
+        {
+            // The connection went while this delivery was handled: it is redelivered on the next one, and
+            // a handled message then meets the duplicate check; a rejected one is simply tried again.
+            if (failed) return null;
+        }
+        return context.Outcome;
+    }
+}

@@ -1,0 +1,25 @@
+using System.Globalization;
+
+namespace Prewire.Messaging;
+
+/// <summary>The headers a dead letter carries, whichever client sends it: the delivery's own, and why it could not be handled.</summary>
+public static class DeadLetterHeaders
+{
+    /// <summary>
+    /// <paramref name="message"/>'s headers plus <see cref="MessageHeaders.DeadLetterReason"/>, the
+    /// exception's type and message, the attempts and the queue it came from.
+    /// </summary>
+    public static Dictionary<string, object?> For(TransportReceiveContext message, Exception failure, int attempts, string queue)
+    {
+        ArgumentNullException.ThrowIfNull(message);
+        ArgumentNullException.ThrowIfNull(failure);
+        var headers = new Dictionary<string, object?>(message.Headers.Count + 5, StringComparer.Ordinal);
+        foreach (var (key, value) in message.Headers) headers[key] = value;
+        headers[MessageHeaders.DeadLetterReason] = failure is MalformedMessageException ? "malformed" : "failed";
+        headers[MessageHeaders.ExceptionType] = failure.GetType().FullName;
+        headers[MessageHeaders.ExceptionMessage] = failure.Message;
+        headers[MessageHeaders.Attempts] = attempts.ToString(CultureInfo.InvariantCulture);
+        headers[MessageHeaders.OriginalQueue] = queue;
+        return headers;
+    }
+}

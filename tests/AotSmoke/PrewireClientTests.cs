@@ -1,0 +1,73 @@
+using System.Text;
+using Prewire.Testing;
+
+namespace Prewire.AotSmoke;
+
+/// <summary>
+/// Each app published NativeAOT with <c>-p:PrewireAmqpClient=Prewire</c>, for each RID: no
+/// RabbitMQ.Client in it, no warning, the consoles within 6.5 MB, and messages moved end to end by
+/// Prewire's own client, read back from the broker by pika.
+/// </summary>
+public sealed class PrewireClientTests(PublishedApps published)
+{
+    // The console goal for an app built without RabbitMQ.Client (linux-x64).
+    private const long ConsoleLimit = 6_815_744; // 6.5 MiB
+
+    public static TheoryData<string, string> AppsByRid => Rids.AppsByRid();
+
+    public static TheoryData<string> EachRid => Rids.Each();
+
+    [Theory]
+    [MemberData(nameof(AppsByRid))]
+    public async Task Built_without_RabbitMQ_Client_an_app_holds_none_of_it_and_warns_of_nothing(string appName, string rid)
+    {
+        var app = App.Named(appName);
+        var result = await published.GetSucceededAsync(app, rid, PublishMode.AotPrewireClient);
+
+        Assert.DoesNotContain(result.TrimWarnings, w => !w.IsPackage);
+        Assert.True(result.GateFailures.Count == 0, string.Join('\n', result.GateFailures));
+        Assert.Equal([app.ExecutableName], Directory.GetFiles(result.Directory).Select(Path.GetFileName));
+        var binary = await File.ReadAllBytesAsync(result.ExecutablePath, TestContext.Current.CancellationToken);
+        // NativeAOT keeps the names of the types it compiled in: none of RabbitMQ.Client's, and not the adapter's.
+        foreach (var name in new[] { "RabbitMQ.Client", "Prewire.RabbitMQ" })
+        {
+            Assert.True(binary.AsSpan().IndexOf(Encoding.UTF8.GetBytes(name)) < 0, $"{app} holds \"{name}\" (UTF-8)");
+            Assert.True(binary.AsSpan().IndexOf(Encoding.Unicode.GetBytes(name)) < 0, $"{app} holds \"{name}\" (UTF-16)");
+        }
+        if (!app.IsWeb && rid == Repo.HostRid)
+            Assert.True(result.Size <= ConsoleLimit, $"{app} is {result.Size:N0} bytes built without RabbitMQ.Client; the goal is {ConsoleLimit:N0}");
+    }
+
+    [Fact]
+    public async Task Asked_for_RabbitMQ_Client_a_build_without_it_says_so_in_one_line_and_exits_2()
+    {
+        var result = await published.GetSucceededAsync(App.Consumer, Repo.HostRid, PublishMode.AotPrewireClient);
+        await using var run = AppProcess.Start(result.ExecutablePath, ["--client", "rabbitmq", "--uri", TestBroker.Uri.ToString(), "--count", "1"]);
+
+        Assert.Equal(2, await run.WaitForExitAsync(TimeSpan.FromSeconds(30)));
+        var line = Assert.Single(run.Stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.Contains("--client rabbitmq: this build has no RabbitMQ.Client", line, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [MemberData(nameof(EachRid))]
+    public async Task Publisher_and_Consumer_built_without_RabbitMQ_Client_move_every_message_through_the_broker(string rid)
+    {
+        var queue = $"prewire.own-client.{rid}.{Guid.NewGuid():N}";
+        var count = Rids.Scaled(rid, 2_000);
+        var broker = TestBroker.Uri.ToString();
+        var publisher = await published.GetSucceededAsync(App.Publisher, rid, PublishMode.AotPrewireClient);
+        var consumer = await published.GetSucceededAsync(App.Consumer, rid, PublishMode.AotPrewireClient);
+
+        await using (var publish = AppProcess.Start(publisher.ExecutablePath, ["--uri", broker, "--queue", queue, "--count", $"{count}", "--concurrency", "8", "--size", "3000"], rid: rid))
+            await BrokerApps.AssertExitsAsync(publish, 0, TimeSpan.FromMinutes(3));
+        // Read from the queue itself, by a client not written here: every confirmed message is there.
+        Assert.Equal(count, await Pika.CountAsync(broker, queue));
+
+        await using (var consume = AppProcess.Start(consumer.ExecutablePath, ["--uri", broker, "--queue", queue, "--count", $"{count}", "--concurrency", "4"], rid: rid))
+            await BrokerApps.AssertExitsAsync(consume, 0, TimeSpan.FromMinutes(3));
+        // Every one taken and acknowledged, none dead-lettered.
+        Assert.Equal(0, await Pika.CountAsync(broker, queue));
+        Assert.Equal(0, await Pika.CountAsync(broker, $"{queue}.dead-letter"));
+    }
+}
