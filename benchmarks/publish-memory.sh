@@ -24,13 +24,7 @@ if [[ $mode != jit ]]; then
   command[aot]=artifacts/publish-memory-aot/Prewire.PublishMemory
 fi
 
-build/broker.sh start
-trap 'build/broker.sh stop >/dev/null 2>&1 || true' EXIT
-source artifacts/broker/env
-
-# get FIELD: one key=value of the last run's line. median SCENARIO CLIENT COLUMN: over the runs so far.
-get() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" <<<"$line"; }
-median() { grep "^$1 $2 " "$results" | awk -v col="$3" '{print $col}' | sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
+source benchmarks/client-pairs.sh
 
 for m in jit aot; do
   [[ -n ${command[$m]:-} ]] || continue

@@ -70,14 +70,16 @@ internal sealed class PublishRun(Pipeline<OutgoingLogicalContext> pipeline, Brok
     private async Task PublishAsync(int count, int rate, int size, CancellationToken stopping, CancellationToken abandon)
     {
         int index;
+        // One text for all of this loop's messages, set for each: its publishes are awaited one by one.
+        var body = new TextMessages.Numbered { Count = count, Size = size };
         while (!stopping.IsCancellationRequested && (index = Interlocked.Increment(ref _next)) < count)
         {
             if (rate > 0 && TimeSpan.FromSeconds((double)index / rate) - report.Elapsed is { Ticks: > 0 } early)
                 await Task.Delay(early, stopping).ConfigureAwait(false);
             // One id for every publish of a message: the consumer recognises a copy by it. A value: the
             // dispatch formats it into the frame.
-            var (id, text) = (Guid.NewGuid(), $"message {index + 1} of {count}");
-            object body = size > 0 ? new TextMessages.Padded(text, size) : text;
+            var id = Guid.NewGuid();
+            body.Index = index + 1;
             var nacks = 0;
             while (true)
             {

@@ -20,11 +20,22 @@ public sealed class RabbitMqReceiver(BrokerConnection connection, Pipeline<Trans
     {
         var channel = RabbitMqSession.Of(session).Channel;
         var consumer = new AsyncEventingBasicConsumer(channel);
-        consumer.ReceivedAsync += (_, delivery) => OnDeliveryAsync((channel, delivery));
+        consumer.ReceivedAsync += (_, delivery) => OnDeliveryAsync((channel, delivery)).AsTask();
+        var ended = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        // The broker's basic.cancel (its queue deleted) unregisters the consumer; so does our own cancel,
+        // after which nobody waits for this any more.
+        consumer.UnregisteredAsync += (_, _) =>
+        {
+            ended.TrySetException(new AmqpException(AmqpExceptionKind.ConsumerCancelled, $"RabbitMQ at {session.Uri} cancelled the consumer of {session.Options.Queue}: the queue was deleted, or its node left the cluster", null));
+            // Seen, so our own cancel (when nobody waits any more) leaves no unobserved exception.
+            _ = ended.Task.Exception;
+            return Task.CompletedTask;
+        };
         try
         {
             await channel.BasicQosAsync(0, prefetch, global: false, CancellationToken.None).ConfigureAwait(false);
-            return await channel.BasicConsumeAsync(session.Options.Queue, autoAck: false, consumer, CancellationToken.None).ConfigureAwait(false);
+            var tag = await channel.BasicConsumeAsync(session.Options.Queue, autoAck: false, consumer, CancellationToken.None).ConfigureAwait(false);
+            return new Consumer(tag, ended.Task);
         }
         catch (OperationInterruptedException)
         {
@@ -34,13 +45,16 @@ public sealed class RabbitMqReceiver(BrokerConnection connection, Pipeline<Trans
     }
 
     /// <inheritdoc />
+    protected override Task CompletionOf(object consumer) => ((Consumer)consumer).Ended;
+
+    /// <inheritdoc />
     protected override async Task StopAsync(BrokerSession session, object consumer)
     {
         var channel = RabbitMqSession.Of(session).Channel;
         if (!channel.IsOpen) return;
         try
         {
-            await channel.BasicCancelAsync((string)consumer, noWait: false, CancellationToken.None).ConfigureAwait(false);
+            await channel.BasicCancelAsync(((Consumer)consumer).Tag, noWait: false, CancellationToken.None).ConfigureAwait(false);
         }
         catch (OperationInterruptedException)
         {
@@ -77,4 +91,6 @@ public sealed class RabbitMqReceiver(BrokerConnection connection, Pipeline<Trans
     /// <inheritdoc />
     protected override (string MessageId, IReadOnlyDictionary<string, string> Headers, ReadOnlySequence<byte> Body) Read((IChannel Channel, BasicDeliverEventArgs Delivery) delivery) =>
         (delivery.Delivery.BasicProperties.MessageId ?? "", ToHeaders(delivery.Delivery.BasicProperties.Headers), new ReadOnlySequence<byte>(delivery.Delivery.Body));
+
+    private sealed record Consumer(string Tag, Task Ended);
 }

@@ -34,7 +34,8 @@ public sealed partial class BrokerFailureTests(PublishedApps published, OwnBroke
     {
         // At most 2,000 messages a second (500 under qemu): the run lasts 10 s, so the restart after 1 s is mid-run.
         var (apps, queue, count) = (Apps(rid), $"aotsmoke.restart.{rid}.{Guid.NewGuid():N}", Rids.Scaled(rid, 20_000));
-        await using var consume = await apps.StartAsync(App.Consumer, queue, count, "--log-level", "Debug");
+        // Both apps on the client under test: RabbitMQ.Client, or Prewire's own both ways.
+        await using var consume = await apps.StartAsync(App.Consumer, queue, count, ["--log-level", "Debug", .. Rids.ClientArguments(client)]);
         await consume.WaitForReadyAsync(AppRuns.ReadyTimeout(rid));
         await using var publish = await apps.StartAsync(App.Publisher, queue, count, ["--concurrency", "8", "--rate", $"{Rids.Scaled(rid, 2_000)}", .. Rids.ClientArguments(client)]);
         await publish.WaitForReadyAsync(AppRuns.ReadyTimeout(rid));
@@ -57,6 +58,24 @@ public sealed partial class BrokerFailureTests(PublishedApps published, OwnBroke
         // and pika finds the queue and its dead-letter queue empty.
         Assert.Equal(count, BrokerApps.HandledIds(consume.Stdout).Distinct().Count());
         await apps.AssertQueuesEmptyAsync(queue);
+    }
+
+    [Theory]
+    [MemberData(nameof(EachWithEachClient))]
+    public async Task Deleting_the_queue_under_a_consuming_Consumer_ends_it_with_one_line_and_exit_1(string rid, string client)
+    {
+        var (apps, queue) = (Apps(rid), $"aotsmoke.deleted.{rid}.{Guid.NewGuid():N}");
+        await using var consume = await apps.StartAsync(App.Consumer, queue, 10, Rids.ClientArguments(client));
+        await consume.WaitForReadyAsync(AppRuns.ReadyTimeout(rid));
+        await apps.PublishAsync(queue, 3, Rids.ClientArguments(client));
+        await Task.Delay(500, TestContext.Current.CancellationToken);
+
+        await Pika.RunAsync(apps.Broker, "delete", queue);
+
+        await BrokerApps.AssertExitsAsync(consume, 1, TimeSpan.FromSeconds(30));
+        var line = Assert.Single(consume.Stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.Contains("stopped after 3 of 10 messages", line, StringComparison.Ordinal);
+        Assert.Contains("cancelled the consumer", line, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -18,7 +18,7 @@ internal static class Rids
 
     public static TheoryData<string> Each() => new(All.ToArray());
 
-    /// <summary>Each RID with each client of the Publisher: "RabbitMQ.Client" and "AmqpPublisher" (its <c>--amqp-publisher</c>).</summary>
+    /// <summary>Each RID with each client: "RabbitMQ.Client" and "AmqpPublisher" (Prewire's own: <c>--amqp-publisher</c>, which is <c>--client prewire</c>).</summary>
     public static TheoryData<string, string> EachWithEachClient()
     {
         var data = new TheoryData<string, string>();

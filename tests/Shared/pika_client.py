@@ -9,6 +9,8 @@
   pika_client.py count URI QUEUE
       prints the messages ready in QUEUE, read from the queue itself (a passive queue.declare):
       exact, where rabbitmqctl list_queues lags for a quorum queue
+  pika_client.py delete URI QUEUE
+      deletes QUEUE with its messages
   pika_client.py publish-sizes URI QUEUE SIZE...
       publishes one persistent message per size, with confirms: message i has body(i, size),
       message-id "m<i>", content-type, correlation-id, a timestamp and typed headers as pika
@@ -57,6 +59,8 @@ def main(argv):
                                   "content_type": properties.content_type, "headers": as_text(properties.headers)}))
         elif command == "count":
             print(channel.queue_declare(queue, passive=True).method.message_count)
+        elif command == "delete":
+            channel.queue_delete(queue)
         elif command == "publish-sizes":
             publish_sizes(channel, queue, [int(s) for s in argv[4:]])
         elif command == "consume-sizes":

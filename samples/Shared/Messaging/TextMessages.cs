@@ -1,5 +1,7 @@
 using System.Buffers;
+using System.Globalization;
 using System.Text;
+using System.Text.Unicode;
 using Prewire.Messaging;
 using Prewire.Pipeline;
 
@@ -11,11 +13,28 @@ public static class TextMessages
     /// <summary>The content type written and accepted.</summary>
     public const string ContentType = "text/plain; charset=utf-8";
 
-    /// <summary>A text sent as a body of <paramref name="Size"/> bytes: its UTF-8, then '.' up to the size (never cut).</summary>
-    public sealed record Padded(string Text, int Size);
+    /// <summary>
+    /// "message <see cref="Index"/> of <see cref="Count"/>" as a body of <see cref="Size"/> bytes (its
+    /// UTF-8, then '.' up to the size, never cut), written into the body without a string: one object a
+    /// publishing loop reuses for each of its messages (it awaits each one before setting the next).
+    /// </summary>
+    public sealed class Numbered
+    {
+        /// <summary>The message's number, from 1.</summary>
+        public int Index { get; set; }
+
+        /// <summary>How many there are.</summary>
+        public int Count { get; set; }
+
+        /// <summary>Body bytes at least (0: the text alone).</summary>
+        public int Size { get; set; }
+
+        /// <inheritdoc />
+        public override string ToString() => $"message {Index} of {Count}";
+    }
 
     /// <summary>
-    /// Outgoing: writes the logical message (a string, or <see cref="Padded"/> text) as UTF-8, once, into
+    /// Outgoing: writes the logical message (a string, or a <see cref="Numbered"/> text) as UTF-8, once, into
     /// the message's pooled body buffer; the physical message's body is that buffer, not a copy.
     /// </summary>
     public sealed class Serialize : StageConnector<OutgoingLogicalContext, OutgoingPhysicalContext>
@@ -25,16 +44,23 @@ public static class TextMessages
         {
             ArgumentNullException.ThrowIfNull(context);
             ArgumentNullException.ThrowIfNull(next);
-            var (text, size) = context.Message switch
+            byte[] buffer;
+            int length, bodyLength;
+            if (context.Message is Numbered numbered)
             {
-                string plain => (plain, 0),
-                Padded padded => (padded.Text, padded.Size),
-                _ => throw new ArgumentException($"the samples send text; got {context.Message.GetType().Name}", nameof(context)),
-            };
-            var length = Encoding.UTF8.GetByteCount(text);
-            var bodyLength = Math.Max(length, size);
-            var buffer = context.RentBodyBuffer(bodyLength);
-            Encoding.UTF8.GetBytes(text, buffer);
+                // "message " + 10 digits + " of " + 10 digits at most.
+                bodyLength = Math.Max(32, numbered.Size);
+                buffer = context.RentBodyBuffer(bodyLength);
+                Utf8.TryWrite(buffer, CultureInfo.InvariantCulture, $"message {numbered.Index} of {numbered.Count}", out length);
+                bodyLength = Math.Max(length, numbered.Size);
+            }
+            else
+            {
+                var text = context.Message as string ?? throw new ArgumentException($"the samples send text; got {context.Message.GetType().Name}", nameof(context));
+                length = bodyLength = Encoding.UTF8.GetByteCount(text);
+                buffer = context.RentBodyBuffer(bodyLength);
+                Encoding.UTF8.GetBytes(text, buffer);
+            }
             buffer.AsSpan(length, bodyLength - length).Fill((byte)'.');
             context.Headers[MessageHeaders.ContentType] = ContentType;
             return next(context.ToPhysical(new ReadOnlySequence<byte>(buffer, 0, bodyLength)));

@@ -66,6 +66,12 @@ public sealed class AmqpDelivery
 
     internal bool IsSettled => Volatile.Read(ref _settled) != 0;
 
+    /// <summary>The content header's property bytes, as received.</summary>
+    internal ReadOnlySpan<byte> PropertyBytes => _properties.AsSpan(0, _propertiesLength);
+
+    /// <summary>A slot for what a receiver keeps per delivery object (its headers dictionary), reused with the object.</summary>
+    internal object? ReceiverState { get; set; }
+
     /// <summary>What holds the body where it lies, until the handler is done.</summary>
     internal List<BodySegment> Pieces { get; } = [];
 

@@ -1,5 +1,6 @@
 using System.Buffers;
 using Prewire.Amqp;
+using Prewire.Messaging.Internal;
 using Prewire.Pipeline;
 
 namespace Prewire.Messaging;
@@ -12,6 +13,8 @@ namespace Prewire.Messaging;
 public sealed class AmqpReceiver(BrokerConnection connection, Pipeline<TransportReceiveContext> pipeline, Action<string, Exception> rejected)
     : BrokerReceiver<AmqpDelivery>(connection, pipeline, rejected)
 {
+    private readonly DeliveryHeaderReader _headers = new();
+
     /// <inheritdoc />
     protected override async Task<object?> StartAsync(BrokerSession session, ushort prefetch)
     {
@@ -28,12 +31,15 @@ public sealed class AmqpReceiver(BrokerConnection connection, Pipeline<Transport
     }
 
     /// <inheritdoc />
+    protected override Task CompletionOf(object consumer) => ((AmqpConsumer)consumer).Completion;
+
+    /// <inheritdoc />
     protected override Task StopAsync(BrokerSession session, object consumer) =>
         ((AmqpConsumer)consumer).StopAsync(DrainTimeout);
 
     // Settled by the receiver's policy, never by the handler's return: one the policy leaves unsettled
     // (taken while stopping) is requeued by the broker when the channel closes.
-    private ValueTask Handle(AmqpDelivery delivery) => new(OnDeliveryAsync(delivery));
+    private ValueTask Handle(AmqpDelivery delivery) => OnDeliveryAsync(delivery);
 
     /// <inheritdoc />
     protected override ValueTask AckAsync(AmqpDelivery delivery)
@@ -50,6 +56,29 @@ public sealed class AmqpReceiver(BrokerConnection connection, Pipeline<Transport
     }
 
     /// <inheritdoc />
-    protected override (string MessageId, IReadOnlyDictionary<string, string> Headers, ReadOnlySequence<byte> Body) Read(AmqpDelivery delivery) =>
-        (delivery.Properties.MessageId ?? "", ToHeaders(delivery.Properties.Headers), delivery.Body);
+    /// <remarks>
+    /// String headers are read into a dictionary the delivery object keeps (valid while the pipeline
+    /// runs, like the body); any other header type takes the full read. Malformed properties are read as
+    /// none: the pipeline then finds the message malformed and dead-letters it.
+    /// </remarks>
+    protected override (string MessageId, IReadOnlyDictionary<string, string> Headers, ReadOnlySequence<byte> Body) Read(AmqpDelivery delivery)
+    {
+        var headers = delivery.ReceiverState as Dictionary<string, string> ?? new Dictionary<string, string>(StringComparer.Ordinal);
+        delivery.ReceiverState = headers;
+        bool read;
+        string messageId;
+        // Called on the read loop (before the pipeline's first await), one delivery at a time; the lock
+        // only guards a consumer replaced after a reconnection while the old one's last delivery is read.
+        lock (_headers) read = _headers.TryRead(delivery.PropertyBytes, headers, out messageId);
+        if (read) return (messageId, headers, delivery.Body);
+        try
+        {
+            return (delivery.Properties.MessageId ?? "", ToHeaders(delivery.Properties.Headers), delivery.Body);
+        }
+        catch (InvalidDataException)
+        {
+            headers.Clear();
+            return ("", headers, delivery.Body);
+        }
+    }
 }

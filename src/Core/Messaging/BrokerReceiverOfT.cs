@@ -1,7 +1,9 @@
 using System.Buffers;
+using System.Runtime.CompilerServices;
 using Prewire.Amqp;
 using Prewire.Messaging.Internal;
 using Prewire.Pipeline;
+using Prewire.Tasks;
 
 namespace Prewire.Messaging;
 
@@ -51,8 +53,19 @@ public abstract class BrokerReceiver<TDelivery>(BrokerConnection connection, Pip
             var consumer = await StartAsync(session, limit).ConfigureAwait(false);
             if (consumer is not null) Consuming?.Invoke(true);
 
-            var stopped = await Task.WhenAny(_done.Task, session.Closed).ConfigureAwait(false) == _done.Task;
+            var ended = consumer is null ? Task.Delay(Timeout.Infinite, CancellationToken.None) : CompletionOf(consumer);
+            var first = await Task.WhenAny(_done.Task, session.Closed, ended).ConfigureAwait(false);
+            var stopped = first == _done.Task;
             Consuming?.Invoke(false);
+            if (first == ended && !session.Closed.IsCompleted)
+            {
+                // The broker ended the consumer itself (its queue was deleted): nothing to reconnect for.
+                Volatile.Write(ref _closing, 1);
+                if (Volatile.Read(ref _inFlight) == 0) _drained.TrySetResult();
+                await Task.WhenAny(_drained.Task, Task.Delay(DrainTimeout, CancellationToken.None)).ConfigureAwait(false);
+                var why = ended.Exception?.InnerException;
+                throw why as AmqpException ?? new AmqpException(AmqpExceptionKind.ConsumerCancelled, $"the consumer of {session.Options.Queue} ended: {why?.Message ?? "the broker cancelled it"}", why);
+            }
             if (stopped)
             {
                 Volatile.Write(ref _closing, 1);
@@ -83,6 +96,9 @@ public abstract class BrokerReceiver<TDelivery>(BrokerConnection connection, Pip
     /// </summary>
     protected abstract Task<object?> StartAsync(BrokerSession session, ushort prefetch);
 
+    /// <summary>Completes, faulted with why, when the broker ended <paramref name="consumer"/> on a session still open (basic.cancel: its queue was deleted).</summary>
+    protected abstract Task CompletionOf(object consumer);
+
     /// <summary>Stops <paramref name="consumer"/> taking deliveries (basic.cancel); lost already is fine.</summary>
     protected abstract Task StopAsync(BrokerSession session, object consumer);
 
@@ -99,7 +115,9 @@ public abstract class BrokerReceiver<TDelivery>(BrokerConnection connection, Pip
     protected static Dictionary<string, string> ToHeaders(IDictionary<string, object?>? table) => FieldTables.ToHeaders(table);
 
     /// <summary>Runs one delivery through the pipeline and settles it; a client calls it for each delivery.</summary>
-    protected async Task OnDeliveryAsync(TDelivery delivery)
+    // Both state machines come from pools: a delivery costs the pipeline's own objects, not the receiver's.
+    [AsyncMethodBuilder(typeof(PooledValueTaskMethodBuilder))]
+    protected async ValueTask OnDeliveryAsync(TDelivery delivery)
     {
         // Stopping: neither handled nor acknowledged, so the broker requeues it when the channel closes.
         if (_done.Task.IsCompleted) return;
@@ -145,7 +163,8 @@ public abstract class BrokerReceiver<TDelivery>(BrokerConnection connection, Pip
     }
 
     // The outcome, or null when the pipeline failed and the delivery was rejected.
-    private async Task<ReceiveOutcome?> HandleAsync(TDelivery delivery)
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<ReceiveOutcome?> HandleAsync(TDelivery delivery)
     {
         // Not the stop token: a delivery being handled when the stop comes finishes and is acknowledged.
         // No message id: "", which no duplicate check matches (delivery tags repeat across channels).

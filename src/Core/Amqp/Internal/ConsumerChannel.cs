@@ -49,7 +49,7 @@ internal sealed class ConsumerChannel : AmqpChannel
         if (frame.Type == FrameType.Method && AmqpFrameReader.ReadCommandId(frame) == AmqpCommandId.BasicCancel)
         {
             // The broker cancelled us (the queue was deleted): what is being handled finishes and is settled.
-            Stop(new AmqpException(AmqpExceptionKind.ConsumerCancelled, 0, "basic.cancel: the queue was deleted, or its node left the cluster"));
+            Stop(new AmqpException(AmqpExceptionKind.ConsumerCancelled, "the broker cancelled the consumer (basic.cancel): its queue was deleted, or its node left the cluster", null));
             return;
         }
         AmqpDelivery? delivery;

@@ -27,7 +27,7 @@ foreach (var (bodySize, concurrency) in new[] { (256, 1), (300_000, 1), (256, 8)
     var options = new AmqpConnectionOptions { Uri = uri, ClientName = "prewire-allocation-fixture" };
     await using var publishing = await AmqpConnection.ConnectAsync(options);
     await using var consuming = await AmqpConnection.ConnectAsync(options);
-    var queue = (await publishing.DeclareQueueAsync("", durable: false, exclusive: true)).Queue;
+    var queue = (await publishing.DeclareQueueAsync("", durable: false, autoDelete: true)).Queue;
     await using var publisher = await AmqpPublisher.OpenAsync(publishing);
     var measure = new ConsumeAllocations(publisher, queue);
     await using var consumer = await AmqpConsumer.StartAsync(consuming, new AmqpConsumerOptions { Queue = queue, Concurrency = concurrency }, measure.Handle);

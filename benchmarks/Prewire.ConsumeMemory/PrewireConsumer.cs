@@ -1,0 +1,24 @@
+using Prewire.Amqp;
+
+namespace Prewire.ConsumeMemory;
+
+/// <summary>Prewire's AmqpConsumer: the body read where the socket put it, acks coalesced.</summary>
+internal sealed class PrewireConsumer : IConsumeClient
+{
+    public async Task<long> DrainAsync(AmqpUri uri, string queue, int count)
+    {
+        await using var connection = await AmqpConnection.ConnectAsync(new AmqpConnectionOptions { Uri = uri, ClientName = "consume-memory-prewire" });
+        var (seen, checksum) = (0, 0L);
+        var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var consumer = await AmqpConsumer.StartAsync(connection, new AmqpConsumerOptions { Queue = queue, Prefetch = 200 }, delivery =>
+        {
+            var body = delivery.Body;
+            if (!body.IsEmpty) checksum += body.Slice(body.Length - 1).FirstSpan[0];
+            if (++seen == count) done.TrySetResult();
+            return ValueTask.CompletedTask;
+        });
+        await done.Task;
+        await consumer.StopAsync(TimeSpan.FromSeconds(5));
+        return checksum;
+    }
+}
