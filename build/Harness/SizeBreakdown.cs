@@ -2,7 +2,10 @@ using System.Globalization;
 
 namespace Prewire.Harness;
 
-/// <summary><c>./build.sh size</c>: what each app's NativeAOT binary is made of, per assembly (<see cref="Mstat"/>).</summary>
+/// <summary>
+/// <c>./build.sh size</c>: what each app's NativeAOT binary is made of, per assembly (<see cref="Mstat"/>),
+/// as it ships by default and built without RabbitMQ.Client (<c>-p:PrewireAmqpClient=Prewire</c>), side by side.
+/// </summary>
 public static class SizeBreakdown
 {
     private const int Listed = 10;
@@ -13,14 +16,17 @@ public static class SizeBreakdown
         var builds = new List<(PublishResult Build, Mstat Stats)>();
         foreach (var app in App.All)
         {
-            output.WriteLine($"size: publishing {app} ({rid})...");
-            var build = await Publishing.PublishAsync(app, rid, PublishMode.Aot).ConfigureAwait(false);
-            if (!build.Succeeded)
+            foreach (var mode in new[] { PublishMode.Aot, PublishMode.AotPrewireClient })
             {
-                output.WriteLine($"size: {app} FAILED:\n{build.Errors}");
-                return 1;
+                output.WriteLine($"size: publishing {app} ({rid}, {mode})...");
+                var build = await Publishing.PublishAsync(app, rid, mode).ConfigureAwait(false);
+                if (!build.Succeeded)
+                {
+                    output.WriteLine($"size: {app} ({mode}) FAILED:\n{build.Errors}");
+                    return 1;
+                }
+                builds.Add((build, Mstat.Read(build.MstatPath)));
             }
-            builds.Add((build, Mstat.Read(build.MstatPath)));
         }
         Write(output, rid, builds);
         return 0;
@@ -41,9 +47,10 @@ public static class SizeBreakdown
         rows.Add(Row("native: runtime, GC, ELF", b => b.Build.Size - b.Stats.Managed - b.Stats.Blobs));
         rows.Add(Row("binary", b => b.Build.Size));
         output.WriteLine();
-        output.WriteLine($"NativeAOT binaries, {rid}: code and type structures per assembly (generic instantiations count for the generic's assembly), KB");
+        output.WriteLine($"NativeAOT binaries, {rid}: code and type structures per assembly (generic instantiations count for the generic's assembly), KB;");
+        output.WriteLine("\"own\": built with -p:PrewireAmqpClient=Prewire (no RabbitMQ.Client)");
         output.WriteLine();
-        Table.Write(output, ["", .. builds.Select(b => b.Build.App.Name)], rows);
+        Table.Write(output, ["", .. builds.Select(b => b.Build.Mode == PublishMode.AotPrewireClient ? $"{b.Build.App.Name} own" : b.Build.App.Name)], rows);
 
         string[] Row(string label, Func<(PublishResult Build, Mstat Stats), long> bytes) =>
             [label, .. builds.Select(b => (bytes(b) / 1024.0).ToString("#,0", CultureInfo.InvariantCulture))];

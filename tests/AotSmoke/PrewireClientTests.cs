@@ -28,12 +28,11 @@ public sealed class PrewireClientTests(PublishedApps published)
         Assert.True(result.GateFailures.Count == 0, string.Join('\n', result.GateFailures));
         Assert.Equal([app.ExecutableName], Directory.GetFiles(result.Directory).Select(Path.GetFileName));
         var binary = await File.ReadAllBytesAsync(result.ExecutablePath, TestContext.Current.CancellationToken);
-        // NativeAOT keeps the names of the types it compiled in: none of RabbitMQ.Client's, and not the adapter's.
+        // NativeAOT keeps the names of the types and assemblies it compiled in, in UTF-8 (the default build's
+        // Consumer holds "RabbitMQ.Client" 5 times, "Prewire.RabbitMQ" 3 times): none here. Not UTF-16: that
+        // is string literals, and the usage error names RabbitMQ.Client to say it is not there.
         foreach (var name in new[] { "RabbitMQ.Client", "Prewire.RabbitMQ" })
-        {
-            Assert.True(binary.AsSpan().IndexOf(Encoding.UTF8.GetBytes(name)) < 0, $"{app} holds \"{name}\" (UTF-8)");
-            Assert.True(binary.AsSpan().IndexOf(Encoding.Unicode.GetBytes(name)) < 0, $"{app} holds \"{name}\" (UTF-16)");
-        }
+            Assert.True(binary.AsSpan().IndexOf(Encoding.UTF8.GetBytes(name)) < 0, $"{app} holds \"{name}\"");
         if (!app.IsWeb && rid == Repo.HostRid)
             Assert.True(result.Size <= ConsoleLimit, $"{app} is {result.Size:N0} bytes built without RabbitMQ.Client; the goal is {ConsoleLimit:N0}");
     }
