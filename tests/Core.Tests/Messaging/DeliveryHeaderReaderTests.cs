@@ -37,7 +37,10 @@ public sealed class DeliveryHeaderReaderTests
                 Timestamp = new AmqpTimestamp(1),
                 Headers = new() { [MessageHeaders.MessageId] = $"id-{i}", [MessageHeaders.MessageType] = "order", [MessageHeaders.SentAt] = $"t{i}", ["none"] = null },
             };
-            var bytes = Encode(properties);
+            var bytes = new byte[properties.GetSize(Amqp.Internal.PublishChannel.SequenceHeader)];
+            var writer = new AmqpWriter(bytes);
+            // As our publisher writes a mandatory publish: its sequence tag after the headers.
+            properties.Write(ref writer, Amqp.Internal.PublishChannel.SequenceHeader, 1000 + i);
             Assert.True(reader.TryRead(bytes, headers, out var messageId));
 
             var full = new AmqpReader(new ReadOnlySequence<byte>(bytes));

@@ -8,10 +8,14 @@ namespace Prewire.Messaging.Internal;
 /// bytes into a dictionary the caller keeps, without the field table and the properties object a full
 /// read makes. Keys, and values whose bytes are those of the last delivery (a content type, a message
 /// type) or of the message id, are the strings already made: a delivery from our publisher costs its
-/// message id and its time sent. A header of another type than a string returns false, for the full read.
+/// message id and its time sent. A header of another type than a string returns false, for the full read;
+/// our publisher's sequence tag on a mandatory publish is skipped, as the full read skips it
+/// (<see cref="FieldTables.ToHeaders"/>).
 /// </summary>
 internal sealed class DeliveryHeaderReader
 {
+    private static readonly byte[] _sequenceTag = Encoding.UTF8.GetBytes(Amqp.Internal.PublishChannel.SequenceHeader);
+
     private readonly List<Entry> _entries = [];
 
     /// <summary>Fills <paramref name="headers"/>; false when the properties hold a header that is not a string, or are malformed.</summary>
@@ -28,6 +32,12 @@ internal sealed class DeliveryHeaderReader
             var key = table.Slice(1, keyLength);
             var type = table[1 + keyLength];
             table = table[(2 + keyLength)..];
+            if (type == (byte)'l' && key.SequenceEqual(_sequenceTag))
+            {
+                if (table.Length < 8) return false;
+                table = table[8..];
+                continue;
+            }
             ReadOnlySpan<byte> value;
             switch (type)
             {

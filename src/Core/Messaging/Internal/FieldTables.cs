@@ -13,6 +13,8 @@ internal static class FieldTables
         if (table is null) return headers;
         foreach (var (key, value) in table)
         {
+            // Our publisher's own tag on a mandatory publish (to match a basic.return to it), not the message's.
+            if (key == Amqp.Internal.PublishChannel.SequenceHeader) continue;
             headers[key] = value switch
             {
                 null => "",
