@@ -7,28 +7,32 @@ namespace Prewire.AotSmoke;
 /// The Consumer takes what it is asked for and no more, and a stop (SIGTERM, as a container runtime
 /// sends) loses nothing, in either app: in the NativeAOT binaries on each RID, against the real
 /// broker. "Nothing lost" is shown by a Consumer taking exactly what should be there (it would wait
-/// until its timeout if fewer were).
+/// until its timeout if fewer were). The Consumer under test runs on each client; the one that checks
+/// what is left on RabbitMQ.Client.
 /// </summary>
 public sealed class StopTests(PublishedApps published)
 {
     public static TheoryData<string> EachRid => Rids.Each();
 
+    public static TheoryData<string, string> EachWithEachClient => Rids.EachWithEachClient();
+
     [Theory]
-    [MemberData(nameof(EachRid))]
-    public async Task A_count_takes_exactly_that_many_off_a_longer_queue(string rid)
+    [MemberData(nameof(EachWithEachClient))]
+    public async Task A_count_takes_exactly_that_many_off_a_longer_queue(string rid, string client)
     {
         var (queue, total) = await FillAsync(rid, Rids.Scaled(rid, 1_000));
 
-        Assert.Equal(5, await ConsumeAsync(rid, queue, 5));
+        Assert.Equal(5, await ConsumeAsync(rid, queue, 5, Rids.ClientArguments(client)));
         Assert.Equal(total - 5, await ConsumeAsync(rid, queue, total - 5));
     }
 
     [Theory]
-    [MemberData(nameof(EachRid))]
-    public async Task SIGTERM_under_load_exits_0_and_what_was_not_acknowledged_stays_queued(string rid)
+    [MemberData(nameof(EachWithEachClient))]
+    public async Task SIGTERM_under_load_exits_0_and_what_was_not_acknowledged_stays_queued(string rid, string client)
     {
         var (queue, total) = await FillAsync(rid, Rids.Scaled(rid, 20_000));
-        await using var consume = await Apps(rid).StartAsync(App.Consumer, queue, total);
+        // Four at once: deliveries are being handled when the signal comes; they finish and are acked.
+        await using var consume = await Apps(rid).StartAsync(App.Consumer, queue, total, ["--concurrency", "4", .. Rids.ClientArguments(client)]);
         await consume.WaitForReadyAsync(AppRuns.ReadyTimeout(rid));
         // Mid-stream: natively after 200 ms of consuming; under qemu at once (it still drains thousands a second).
         if (!Qemu.Emulates(rid)) await Task.Delay(200, TestContext.Current.CancellationToken);
@@ -72,8 +76,8 @@ public sealed class StopTests(PublishedApps published)
         return (queue, total);
     }
 
-    private async Task<int> ConsumeAsync(string rid, string queue, int count) =>
-        BrokerApps.Acknowledged(await Apps(rid).ConsumeAsync(queue, count), count);
+    private async Task<int> ConsumeAsync(string rid, string queue, int count, params string[] args) =>
+        BrokerApps.Acknowledged(await Apps(rid).ConsumeAsync(queue, count, args), count);
 
     private BrokerApps Apps(string rid) => new(published, rid, TestBroker.Uri.ToString());
 }
