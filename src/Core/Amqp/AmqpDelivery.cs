@@ -64,8 +64,6 @@ public sealed class AmqpDelivery
     /// <exception cref="InvalidOperationException">The delivery was settled already.</exception>
     public void Reject(bool requeue) => Settle(requeue ? SettleKind.RejectRequeue : SettleKind.Reject);
 
-    internal bool IsSettled => Volatile.Read(ref _settled) != 0;
-
     /// <summary>The content header's property bytes, as received.</summary>
     internal ReadOnlySpan<byte> PropertyBytes => _properties.AsSpan(0, _propertiesLength);
 

@@ -11,6 +11,7 @@ namespace Prewire.Messaging;
 /// </summary>
 public sealed class AmqpDeadLetterQueue : IDeadLetterQueue
 {
+    private readonly Lock _gate = new();
     private BrokerConnection? _connection;
     private (BrokerSession Session, Task<AmqpPublisher> Publisher)? _current;
 
@@ -48,7 +49,7 @@ public sealed class AmqpDeadLetterQueue : IDeadLetterQueue
     // a reconnection) gets its own, the old one went with its connection.
     private Task<AmqpPublisher> PublisherOf(BrokerSession session)
     {
-        lock (this)
+        lock (_gate)
         {
             if (_current is { } current && ReferenceEquals(current.Session, session)) return current.Publisher;
             var publisher = AmqpPublisher.OpenAsync(AmqpSession.Of(session).Connection);

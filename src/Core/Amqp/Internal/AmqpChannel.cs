@@ -11,12 +11,13 @@ namespace Prewire.Amqp.Internal;
 internal abstract class AmqpChannel
 {
     private PendingReply? _reply;
+    private Exception? _failure;
 
     /// <summary>The channel's number, 1 to channel-max; 0 until the connection opened it.</summary>
     public ushort Number { get; internal set; }
 
     /// <summary>Why the channel ended, once it has.</summary>
-    public Exception? Failure { get; private set; }
+    public Exception? Failure => Volatile.Read(ref _failure);
 
     /// <summary>A frame for this channel that is not the reply a call waits for. Runs on the read loop: must not block.</summary>
     public abstract void OnFrame(in Frame frame);
@@ -42,11 +43,7 @@ internal abstract class AmqpChannel
 
     internal void Close(Exception reason)
     {
-        lock (this)
-        {
-            if (Failure is not null) return;
-            Failure = reason;
-        }
+        if (Interlocked.CompareExchange(ref _failure, reason, null) is not null) return;
         Interlocked.Exchange(ref _reply, null)?.Fail(reason);
         OnClosed(reason);
     }

@@ -1,5 +1,4 @@
 using System.Buffers;
-using System.Text;
 using Prewire.Framing.Internal;
 
 namespace Prewire.Amqp.Internal;
@@ -19,8 +18,8 @@ internal sealed class DeliveryAssembler(Func<AmqpDelivery> rent)
     private List<BodySegment>? _pieces;
     private long _bodySize = -1;
     private long _received;
-    private CachedString _exchange;
-    private CachedString _routingKey;
+    private readonly LastString _exchange = new();
+    private readonly LastString _routingKey = new();
 
     /// <summary>
     /// Takes the next frame of the channel; returns the delivery when this frame completed it (its
@@ -131,21 +130,5 @@ internal sealed class DeliveryAssembler(Func<AmqpDelivery> rent)
         for (var i = 1; i < pieces.Count; i++) pieces[i - 1].Link(pieces[i]);
         var last = pieces[^1];
         return new ReadOnlySequence<byte>(pieces[0], 0, last, last.Memory.Length);
-    }
-
-    /// <summary>A short string read as the same string object as last time when its bytes are the same.</summary>
-    private struct CachedString
-    {
-        private byte[]? _bytes;
-        private string? _value;
-
-        public string Get(in ReadOnlySequence<byte> utf8)
-        {
-            if (_value is not null && _bytes is not null && utf8.Length == _bytes.Length && (utf8.IsSingleSegment ? utf8.FirstSpan.SequenceEqual(_bytes) : utf8.ToArray().AsSpan().SequenceEqual(_bytes)))
-                return _value;
-            _bytes = utf8.ToArray();
-            _value = Encoding.UTF8.GetString(_bytes);
-            return _value;
-        }
     }
 }

@@ -1,5 +1,6 @@
 using System.Buffers.Binary;
 using System.Text;
+using Prewire.Amqp.Internal;
 
 namespace Prewire.Messaging.Internal;
 
@@ -55,7 +56,7 @@ internal sealed class DeliveryHeaderReader
                     return false;
             }
             var entry = EntryFor(key);
-            headers[entry.Key] = !id.IsEmpty && value.SequenceEqual(id) ? messageId : entry.Value(value);
+            headers[entry.Key] = !id.IsEmpty && value.SequenceEqual(id) ? messageId : entry.Value.Get(value);
         }
         return true;
     }
@@ -109,19 +110,11 @@ internal sealed class DeliveryHeaderReader
 
     private sealed class Entry(byte[] key)
     {
-        private byte[] _lastValue = [];
-        private string _lastString = "";
-
         public byte[] KeyBytes { get; } = key;
 
         public string Key { get; } = Encoding.UTF8.GetString(key);
 
-        public string Value(ReadOnlySpan<byte> value)
-        {
-            if (value.SequenceEqual(_lastValue)) return _lastString;
-            _lastValue = value.ToArray();
-            _lastString = Encoding.UTF8.GetString(value);
-            return _lastString;
-        }
+        /// <summary>The value of this key in the last delivery that had it.</summary>
+        public LastString Value { get; } = new();
     }
 }
