@@ -44,7 +44,7 @@ EOF
 build/broker.sh start >&2
 trap '[[ -n ${server:-} ]] && kill "$server" 2>/dev/null; build/broker.sh stop >/dev/null 2>&1 || true' EXIT
 source artifacts/broker/env
-port=$((20000 + RANDOM % 20000))
+port=$((20000 + RANDOM % 12000))  # below the ephemeral range (32768 on), as build/broker.sh picks
 wrk_prefix=()
 [[ ${PIN:-0} == 1 ]] && wrk_prefix=(taskset -c 1)
 

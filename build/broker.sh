@@ -29,11 +29,16 @@ envfile="$state/env"
 say() { printf 'broker: %s\n' "$*" >&2; }
 
 free_port() {
-  # A port nobody listens on, from a range away from the usual broker ports.
-  local port
+  # A port no socket uses (listening or connected), below the kernel's ephemeral range: a port from
+  # inside it can be taken by any client's outgoing connection between the pick and the bind (CI saw
+  # a node fail with eaddrinuse on 36004). Never one of the arguments (picked already, not bound yet).
+  local port low
+  low=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
+  (( low > 21000 )) || low=32768
   for _ in $(seq 1 200); do
-    port=$((20000 + RANDOM % 20000))
-    if ! ss -Hltn "sport = :$port" | grep -q .; then echo "$port"; return 0; fi
+    port=$((20000 + RANDOM % (low - 20000)))
+    [[ " $* " == *" $port "* ]] && continue
+    if ! ss -Htan "sport = :$port" | grep -q .; then echo "$port"; return 0; fi
   done
   say "no free port found"; return 1
 }
@@ -63,7 +68,7 @@ start() {
   rm -rf "$state"; mkdir -p "$state/mnesia" "$state/log"
   local amqp dist epmd
   # A cluster's nodes share one epmd (PREWIRE_EPMD_PORT): that is how they find each other.
-  amqp=$(free_port); dist=$(free_port); epmd=${PREWIRE_EPMD_PORT:-$(free_port)}
+  amqp=$(free_port); dist=$(free_port "$amqp"); epmd=${PREWIRE_EPMD_PORT:-$(free_port "$amqp" "$dist")}
   cat > "$state/rabbitmq.conf" <<CONF
 listeners.tcp.1 = 127.0.0.1:$amqp
 loopback_users.guest = true
