@@ -1,4 +1,3 @@
-using System.Globalization;
 using Prewire.Consumer;
 using Prewire.Messaging;
 using Prewire.Samples;
@@ -65,7 +64,7 @@ return app.Run(args, async (parsed, log, cancellationToken) =>
         if (poison is not null && ((string)message.Message).Contains(poison, StringComparison.Ordinal))
             throw new InvalidOperationException($"the text contains '{poison}' (--poison)");
         log.Debug("Handled {MessageId}: {Text}", message.MessageId, message.Message);
-        if (message.Headers.TryGetValue(MessageHeaders.SentAt, out var sent) && DateTimeOffset.TryParse(sent, CultureInfo.InvariantCulture, DateTimeStyles.RoundtripKind, out var sentAt))
+        if (MessageHeaders.TryGetSentAt(message.Headers, out var sentAt))
             report.Latency.Record(DateTimeOffset.UtcNow - sentAt);
         report.Done(Interlocked.Increment(ref handled));
         return Task.CompletedTask;

@@ -65,9 +65,9 @@ public sealed class AmqpDelivery
     public void Reject(bool requeue) => Settle(requeue ? SettleKind.RejectRequeue : SettleKind.Reject);
 
     /// <summary>The content header's property bytes, as received.</summary>
-    internal ReadOnlySpan<byte> PropertyBytes => _properties.AsSpan(0, _propertiesLength);
+    internal ReadOnlyMemory<byte> PropertyBytes => _properties.AsMemory(0, _propertiesLength);
 
-    /// <summary>A slot for what a receiver keeps per delivery object (its headers dictionary), reused with the object.</summary>
+    /// <summary>A slot for what a receiver keeps per delivery object (its headers view), reused with the object.</summary>
     internal object? ReceiverState { get; set; }
 
     /// <summary>What holds the body where it lies, until the handler is done.</summary>

@@ -57,13 +57,14 @@ public sealed class AmqpReceiver(BrokerConnection connection, Pipeline<Transport
 
     /// <inheritdoc />
     /// <remarks>
-    /// String headers are read into a dictionary the delivery object keeps (valid while the pipeline
-    /// runs, like the body); any other header type takes the full read. Malformed properties are read as
-    /// none: the pipeline then finds the message malformed and dead-letters it.
+    /// String headers are located in the delivery's property bytes, each value's string made when the
+    /// pipeline asks for it (a view the delivery object keeps, valid while the pipeline runs, like the
+    /// body); any other header type takes the full read. Malformed properties are read as none: the
+    /// pipeline then finds the message malformed and dead-letters it.
     /// </remarks>
     protected override (string MessageId, IReadOnlyDictionary<string, string> Headers, ReadOnlySequence<byte> Body) Read(AmqpDelivery delivery)
     {
-        var headers = delivery.ReceiverState as Dictionary<string, string> ?? new Dictionary<string, string>(StringComparer.Ordinal);
+        var headers = delivery.ReceiverState as ReceivedHeaders ?? new ReceivedHeaders();
         delivery.ReceiverState = headers;
         bool read;
         string messageId;
@@ -77,7 +78,7 @@ public sealed class AmqpReceiver(BrokerConnection connection, Pipeline<Transport
         }
         catch (InvalidDataException)
         {
-            headers.Clear();
+            headers.Reset(default);
             return ("", headers, delivery.Body);
         }
     }

@@ -169,7 +169,8 @@ public abstract class BrokerReceiver<TDelivery>(BrokerConnection connection, Pip
         // Not the stop token: a delivery being handled when the stop comes finishes and is acknowledged.
         // No message id: "", which no duplicate check matches (delivery tags repeat across channels).
         var (messageId, headers, body) = Read(delivery);
-        var context = new TransportReceiveContext(messageId, headers, body, CancellationToken.None);
+        // Pooled, as the body is borrowed: valid while the pipeline runs (a delivery costs the pipeline's own objects).
+        var context = TransportReceiveContext.Rent(messageId, headers, body);
         var failed = false;
         try
         {
@@ -182,20 +183,24 @@ public abstract class BrokerReceiver<TDelivery>(BrokerConnection connection, Pip
 #pragma warning restore CA1031
             {
                 failed = true;
-                rejected(context.MessageId, e);
+                rejected(messageId, e);
                 Interlocked.Increment(ref _rejected);
                 await RejectAsync(delivery, requeue: false).ConfigureAwait(false);
                 return null;
             }
             if (context.Outcome == ReceiveOutcome.Duplicate) Interlocked.Increment(ref _duplicates);
             await AckAsync(delivery).ConfigureAwait(false);
+            return context.Outcome;
         }
         catch (Exception e) when (e is AmqpException or ObjectDisposedException or IOException)
         {
             // The connection went while this delivery was handled: it is redelivered on the next one, and
             // a handled message then meets the duplicate check; a rejected one is simply tried again.
-            if (failed) return null;
+            return failed ? null : context.Outcome;
         }
-        return context.Outcome;
+        finally
+        {
+            context.Return();
+        }
     }
 }

@@ -1,3 +1,7 @@
+using System.Buffers.Text;
+using System.Globalization;
+using Prewire.Messaging.Internal;
+
 namespace Prewire.Messaging;
 
 /// <summary>The envelope headers every sample writes and reads.</summary>
@@ -29,4 +33,18 @@ public static class MessageHeaders
 
     /// <summary>On a dead letter: the queue it was taken from.</summary>
     public const string OriginalQueue = "prewire.dead-letter.queue";
+
+    /// <summary>
+    /// Reads the <see cref="SentAt"/> header as a time. On a delivery from Prewire's own consumer the
+    /// round-trip text ("O") our dispatch writes is parsed from the bytes received, with no string made;
+    /// any other text a <see cref="DateTimeOffset"/> parses is read from its string.
+    /// </summary>
+    public static bool TryGetSentAt(IReadOnlyDictionary<string, string> headers, out DateTimeOffset sentAt)
+    {
+        ArgumentNullException.ThrowIfNull(headers);
+        if (headers is ReceivedHeaders received && received.TryGetUtf8(SentAt, out var utf8)
+            && Utf8Parser.TryParse(utf8, out sentAt, out var used, 'O') && used == utf8.Length) return true;
+        sentAt = default;
+        return headers.TryGetValue(SentAt, out var text) && DateTimeOffset.TryParse(text, CultureInfo.InvariantCulture, DateTimeStyles.RoundtripKind, out sentAt);
+    }
 }

@@ -1,120 +1,110 @@
 using System.Buffers.Binary;
 using System.Text;
-using Prewire.Amqp.Internal;
 
 namespace Prewire.Messaging.Internal;
 
 /// <summary>
-/// Reads a delivery's message-id and string headers straight from its content header's property
-/// bytes into a dictionary the caller keeps, without the field table and the properties object a full
-/// read makes. Keys, and values whose bytes are those of the last delivery (a content type, a message
-/// type) or of the message id, are the strings already made: a delivery from our publisher costs its
-/// message id and its time sent. A header of another type than a string returns false, for the full read;
-/// our publisher's sequence tag on a mandatory publish is skipped, as the full read skips it
-/// (<see cref="FieldTables.ToHeaders"/>).
+/// Reads a delivery's message id and locates its string headers straight in its content header's
+/// property bytes, without the field table and the properties object a full read makes: the message id
+/// is the one string made per delivery; a header's value is made when asked (<see cref="ReceivedHeaders"/>),
+/// the same string as last time when its bytes are, and a header whose value is the message id is that
+/// string. A header of another type than a string returns false, for the full read; our publisher's
+/// sequence tag on a mandatory publish is skipped, as the full read skips it (<see cref="FieldTables.ToHeaders"/>).
 /// </summary>
 internal sealed class DeliveryHeaderReader
 {
     private static readonly byte[] _sequenceTag = Encoding.UTF8.GetBytes(Amqp.Internal.PublishChannel.SequenceHeader);
 
-    private readonly List<Entry> _entries = [];
+    private readonly List<ReceivedHeaders.Key> _keys = [];
 
     /// <summary>Fills <paramref name="headers"/>; false when the properties hold a header that is not a string, or are malformed.</summary>
-    public bool TryRead(ReadOnlySpan<byte> properties, Dictionary<string, string> headers, out string messageId)
+    public bool TryRead(ReadOnlyMemory<byte> properties, ReceivedHeaders headers, out string messageId)
     {
-        headers.Clear();
+        headers.Reset(properties);
         messageId = "";
-        if (!TryLocate(properties, out var table, out var id)) return false;
+        var span = properties.Span;
+        if (!TryLocate(span, out var tableStart, out var tableLength, out var id)) return false;
         if (!id.IsEmpty) messageId = Encoding.UTF8.GetString(id);
-        while (!table.IsEmpty)
+        var (at, end) = (tableStart, tableStart + tableLength);
+        while (at < end)
         {
-            int keyLength = table[0];
-            if (table.Length < 2 + keyLength) return false;
-            var key = table.Slice(1, keyLength);
-            var type = table[1 + keyLength];
-            table = table[(2 + keyLength)..];
+            int keyLength = span[at];
+            if (end - at < 2 + keyLength) return false;
+            var key = span.Slice(at + 1, keyLength);
+            var type = span[at + 1 + keyLength];
+            at += 2 + keyLength;
             if (type == (byte)'l' && key.SequenceEqual(_sequenceTag))
             {
-                if (table.Length < 8) return false;
-                table = table[8..];
+                if (end - at < 8) return false;
+                at += 8;
                 continue;
             }
-            ReadOnlySpan<byte> value;
+            int start, length;
             switch (type)
             {
                 case (byte)'S':
-                    if (table.Length < 4) return false;
-                    var length = BinaryPrimitives.ReadUInt32BigEndian(table);
-                    if (length > (uint)table.Length - 4) return false;
-                    value = table.Slice(4, (int)length);
-                    table = table[(4 + (int)length)..];
+                    if (end - at < 4) return false;
+                    var declared = BinaryPrimitives.ReadUInt32BigEndian(span[at..]);
+                    if (declared > (uint)(end - at - 4)) return false;
+                    (start, length) = (at + 4, (int)declared);
+                    at = start + length;
                     break;
                 case (byte)'V':
-                    value = default;
+                    (start, length) = (at, 0);
                     break;
                 default:
                     return false;
             }
-            var entry = EntryFor(key);
-            headers[entry.Key] = !id.IsEmpty && value.SequenceEqual(id) ? messageId : entry.Value.Get(value);
+            var value = span.Slice(start, length);
+            headers.Add(KeyFor(key), start, length, !id.IsEmpty && value.SequenceEqual(id) ? messageId : null);
         }
         return true;
     }
 
-    // The headers table's entries and the message id's bytes, skipping the other properties by their flags.
-    private static bool TryLocate(ReadOnlySpan<byte> properties, out ReadOnlySpan<byte> table, out ReadOnlySpan<byte> messageId)
+    // Where the headers table's entries lie and the message id's bytes, skipping the other properties by their flags.
+    private static bool TryLocate(ReadOnlySpan<byte> properties, out int tableStart, out int tableLength, out ReadOnlySpan<byte> messageId)
     {
-        table = default;
+        (tableStart, tableLength) = (0, 0);
         messageId = default;
         if (properties.Length < 2) return false;
         var flags = BinaryPrimitives.ReadUInt16BigEndian(properties);
-        var rest = properties[2..];
+        var at = 2;
         for (var bit = 15; bit >= 7; bit--)
         {
             if ((flags & (1 << bit)) == 0) continue;
             switch (bit)
             {
                 case 13:
-                    if (rest.Length < 4) return false;
-                    var length = BinaryPrimitives.ReadUInt32BigEndian(rest);
-                    if (length > (uint)rest.Length - 4) return false;
-                    table = rest.Slice(4, (int)length);
-                    rest = rest[(4 + (int)length)..];
+                    if (properties.Length - at < 4) return false;
+                    var length = BinaryPrimitives.ReadUInt32BigEndian(properties[at..]);
+                    if (length > (uint)(properties.Length - at - 4)) return false;
+                    (tableStart, tableLength) = (at + 4, (int)length);
+                    at = tableStart + tableLength;
                     break;
                 case 12 or 11:
-                    if (rest.IsEmpty) return false;
-                    rest = rest[1..];
+                    if (at >= properties.Length) return false;
+                    at++;
                     break;
                 default:
                     // A short string: content-type, content-encoding, correlation-id, reply-to, expiration, message-id.
-                    if (rest.IsEmpty || rest.Length < 1 + rest[0]) return false;
-                    if (bit == 7) messageId = rest.Slice(1, rest[0]);
-                    rest = rest[(1 + rest[0])..];
+                    if (at >= properties.Length || properties.Length - at < 1 + properties[at]) return false;
+                    if (bit == 7) messageId = properties.Slice(at + 1, properties[at]);
+                    at += 1 + properties[at];
                     break;
             }
         }
         return true;
     }
 
-    private Entry EntryFor(ReadOnlySpan<byte> key)
+    private ReceivedHeaders.Key KeyFor(ReadOnlySpan<byte> bytes)
     {
-        foreach (var entry in _entries)
+        foreach (var key in _keys)
         {
-            if (key.SequenceEqual(entry.KeyBytes)) return entry;
+            if (bytes.SequenceEqual(key.Bytes)) return key;
         }
-        var added = new Entry(key.ToArray());
+        var added = new ReceivedHeaders.Key(bytes.ToArray());
         // A few keys recur; a publisher that invents keys per message must not grow this without end.
-        if (_entries.Count < 64) _entries.Add(added);
+        if (_keys.Count < 64) _keys.Add(added);
         return added;
-    }
-
-    private sealed class Entry(byte[] key)
-    {
-        public byte[] KeyBytes { get; } = key;
-
-        public string Key { get; } = Encoding.UTF8.GetString(key);
-
-        /// <summary>The value of this key in the last delivery that had it.</summary>
-        public LastString Value { get; } = new();
     }
 }

@@ -1,0 +1,65 @@
+using System.Globalization;
+using Prewire.Amqp;
+using Prewire.Pipeline;
+
+namespace Prewire.Messaging;
+
+/// <summary>What the receiver adds to our consumer per delivery, measured process-wide: alone, after everything else.</summary>
+[Collection(nameof(BrokerStateTests))]
+public sealed class AmqpReceiverBrokerStateTests
+{
+    [Fact]
+    public async Task A_delivery_through_the_receiver_costs_its_message_id_and_nothing_else()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var publishing = await AmqpConnection.ConnectAsync(Amqp.AmqpConsumerTests.Options(), ct);
+        // The session declares the queue, with its dead-letter exchange, as the apps have it.
+        var options = new BrokerSessionOptions { Endpoints = [AmqpUri.Parse(TestBroker.Uri.OriginalString)], Queue = $"test.receiver.{Guid.NewGuid():N}" };
+        await using var connection = await BrokerConnection.OpenAsync(options, AmqpSession.OpenAsync, new ReconnectPolicy(), ct);
+        var queue = options.Queue;
+        await using var publisher = await AmqpPublisher.OpenAsync(publishing, cancellationToken: ct);
+        // As our dispatch sends a message: its id, a content type and the time sent as headers.
+        var id = Guid.NewGuid().ToString("N");
+        var properties = new BasicProperties
+        {
+            MessageId = id,
+            Headers = new()
+            {
+                [MessageHeaders.MessageId] = id,
+                [MessageHeaders.ContentType] = "text/plain",
+                [MessageHeaders.SentAt] = DateTimeOffset.UtcNow.ToString("O", CultureInfo.InvariantCulture),
+            },
+        };
+        var measure = new ConsumeAllocations(publisher, queue, properties);
+        var handler = new ReadsHeaders(measure);
+        var pipeline = new PipelineBuilder().Register("handle", handler, "reads the headers a handler reads, and counts").Build<TransportReceiveContext>();
+        var receiver = new AmqpReceiver(connection, pipeline, (_, e) => Assert.Fail(e.Message));
+        using var stop = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        var receiving = receiver.ReceiveAsync(count: null, prefetch: 100, stop.Token);
+
+        // A quarter of the windows: the session's queue is durable, so each confirm waits on the broker's disk.
+        var (shortWindow, longWindow) = await measure.MeasureAsync(256, scale: 4, expectedPerMessage: 88);
+        await stop.CancelAsync();
+        var result = await receiving;
+
+        // 1,000 more messages: the message id's string each (32 chars, 88 B); the contexts come from a pool.
+        // (The header values repeat here, one properties object published again and again: what a value
+        // that changes costs, nothing until asked, is DeliveryHeaderReaderTests'.)
+        var more = (ConsumeAllocations.LongCount - ConsumeAllocations.ShortCount) / 4;
+        Assert.True(Math.Abs(longWindow - shortWindow - (88L * more)) < more,
+            $"{more} more messages through the receiver allocated {longWindow - shortWindow} B, {(double)(longWindow - shortWindow) / more:0.##} B each; expected 88 B each (the message id)");
+        Assert.Equal((0, 0L), (handler.Unread, result.Rejected));
+    }
+
+    private sealed class ReadsHeaders(ConsumeAllocations measure) : PipelineTerminator<TransportReceiveContext>
+    {
+        public int Unread { get; private set; }
+
+        protected override ValueTask Terminate(TransportReceiveContext context)
+        {
+            if (context.MessageId.Length != 32 || !context.Headers.TryGetValue(MessageHeaders.ContentType, out _) || !MessageHeaders.TryGetSentAt(context.Headers, out _)) Unread++;
+            measure.Count();
+            return ValueTask.CompletedTask;
+        }
+    }
+}
