@@ -2,10 +2,12 @@
 # Consume throughput/memory: RabbitMQ.Client vs Prewire's AmqpConsumer against the throwaway local
 # broker. For each body size the classic queue is filled first (by Prewire's publisher, not measured),
 # then drained by one client in a process of its own (so peak RSS is that drain's); the clients
-# alternate run by run, every pair repeated RUNS times (default 3). Both read every body and ack every
-# message; prefetch 200, one message handled at a time. MODE: jit, aot (the same console published
-# NativeAOT, as the apps ship) or both (default). Prints every run, then the medians with Prewire's
-# figures as a ratio of the official ones.
+# take turns in an order that rotates run by run, every round repeated RUNS times (default 3). All read
+# every body and ack every message; prefetch 200, one message handled at a time. The third client,
+# prewire-single, is Prewire's with its acks not coalesced (each a frame of its own, as RabbitMQ.Client
+# writes them here): what coalescing saves. MODE: jit, aot (the same console published NativeAOT, as
+# the apps ship) or both (default). Prints every run, then the medians with Prewire's figures as a
+# ratio of the official ones, and coalesced against single acks.
 #   benchmarks/consume-memory.sh [RUNS] [jit|aot|both]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -34,18 +36,21 @@ for m in jit aot; do
   echo
   echo "### $m"
   echo
-  echo "| body | client | msg/s | peak RSS | allocated / message | CPU / message | time |"
-  echo "|---:|---|---:|---:|---:|---:|---:|"
+  echo "| body | client | msg/s | peak RSS | allocated / message | CPU / message | ack frames / message | time |"
+  echo "|---:|---|---:|---:|---:|---:|---:|---:|"
   for size in 256 65536 1048576; do
     for run in $(seq 1 "$runs"); do
-      clients="official prewire"
-      (( run % 2 == 0 )) && clients="prewire official"
+      case $(( run % 3 )) in
+        1) clients="official prewire prewire-single" ;;
+        2) clients="prewire prewire-single official" ;;
+        0) clients="prewire-single official prewire" ;;
+      esac
       for client in $clients; do
         queue="consume-memory.$m.$size.$client.$run"
         $fill "$RABBITMQ_URI" "$queue" "$size" "${count[$size]}"
         line=$(${command[$m]} "$client" "$RABBITMQ_URI" "$queue" "${count[$size]}")
-        echo "$size $client $(get msgPerSec) $(get peakRssMb) $(get allocatedPerMessage) $(get cpuUsPerMessage)" >>"$results"
-        echo "| $size | $client | $(get msgPerSec) | $(get peakRssMb) MB | $(get allocatedPerMessage) B | $(get cpuUsPerMessage) µs | $(get seconds) s |"
+        echo "$size $client $(get msgPerSec) $(get peakRssMb) $(get allocatedPerMessage) $(get cpuUsPerMessage) $(get ackFramesPerMessage)" >>"$results"
+        echo "| $size | $client | $(get msgPerSec) | $(get peakRssMb) MB | $(get allocatedPerMessage) B | $(get cpuUsPerMessage) µs | $(get ackFramesPerMessage) | $(get seconds) s |"
       done
     done
   done
@@ -57,6 +62,16 @@ for m in jit aot; do
   for size in 256 65536 1048576; do
     o=$(median "$size" official 3); p=$(median "$size" prewire 3)
     echo "| $size | $o | $p | $(awk -v a="$p" -v b="$o" 'BEGIN {printf "%.2fx", a / b}') | $(median "$size" official 4) MB | $(median "$size" prewire 4) MB | $(median "$size" official 5) B | $(median "$size" prewire 5) B |"
+  done
+  echo
+  echo "What coalescing saves, medians ($m); ratio = coalesced / single:"
+  echo
+  echo "| body | ack frames / msg single | ack frames / msg coalesced | msg/s single | msg/s coalesced | ratio | CPU / msg single | CPU / msg coalesced | ratio |"
+  echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  for size in 256 65536 1048576; do
+    s=$(median "$size" prewire-single 3); p=$(median "$size" prewire 3)
+    sc=$(median "$size" prewire-single 6); pc=$(median "$size" prewire 6)
+    echo "| $size | $(median "$size" prewire-single 7) | $(median "$size" prewire 7) | $s | $p | $(awk -v a="$p" -v b="$s" 'BEGIN {printf "%.2fx", a / b}') | $sc µs | $pc µs | $(awk -v a="$pc" -v b="$sc" 'BEGIN {printf "%.2fx", a / b}') |"
   done
   rm -f "$results"
 done

@@ -7,7 +7,7 @@ namespace Prewire.ConsumeMemory;
 /// <summary>RabbitMQ.Client 7: an AsyncEventingBasicConsumer on one channel, each delivery acked alone.</summary>
 internal sealed class OfficialConsumer : IConsumeClient
 {
-    public async Task<long> DrainAsync(AmqpUri uri, string queue, int count)
+    public async Task<(long Checksum, long AckFrames)> DrainAsync(AmqpUri uri, string queue, int count)
     {
         var factory = new ConnectionFactory { Uri = uri.Uri, AutomaticRecoveryEnabled = false, ClientProvidedName = "consume-memory-official" };
         await using var connection = await factory.CreateConnectionAsync();
@@ -26,6 +26,7 @@ internal sealed class OfficialConsumer : IConsumeClient
         var tag = await channel.BasicConsumeAsync(queue, autoAck: false, consumer);
         await done.Task;
         await channel.BasicCancelAsync(tag);
-        return checksum;
+        // One basic.ack per delivery, as the handler writes them.
+        return (checksum, seen);
     }
 }

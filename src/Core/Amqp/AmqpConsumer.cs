@@ -50,7 +50,7 @@ public sealed class AmqpConsumer : IAsyncDisposable
         ArgumentNullException.ThrowIfNull(options);
         ArgumentNullException.ThrowIfNull(handler);
         ArgumentOutOfRangeException.ThrowIfLessThan(options.Concurrency, 1, nameof(options));
-        var channel = new ConsumerChannel(connection, handler, options.Concurrency, options.AutoSettle);
+        var channel = new ConsumerChannel(connection, handler, options.Concurrency, options.AutoSettle, options.CoalesceAcks);
         await connection.OpenChannelsAsync([channel], cancellationToken).ConfigureAwait(false);
         try
         {

@@ -27,13 +27,13 @@ internal sealed class ConsumerChannel : AmqpChannel
     private int _running;
     private bool _stopping;
 
-    public ConsumerChannel(AmqpConnection connection, AmqpDeliveryHandler handler, int concurrency, bool autoSettle = true)
+    public ConsumerChannel(AmqpConnection connection, AmqpDeliveryHandler handler, int concurrency, bool autoSettle = true, bool coalesceAcks = true)
     {
         _autoSettle = autoSettle;
         _handler = handler;
         _concurrency = concurrency;
         _assembler = new DeliveryAssembler(Rent);
-        Settlements = new Settlements(connection, this);
+        Settlements = new Settlements(connection, this, coalesceAcks);
     }
 
     public Settlements Settlements { get; }

@@ -21,6 +21,7 @@ internal sealed class Settlements
     private readonly AmqpConnection _connection;
     private readonly AmqpChannel _channel;
     private readonly Lock _lock = new();
+    private readonly bool _coalesce;
     private List<(ulong Tag, SettleKind Kind)> _singles = [];
     private List<(ulong Tag, SettleKind Kind)> _writing = [];
     private bool[] _settled = new bool[64];
@@ -30,10 +31,11 @@ internal sealed class Settlements
     private bool _awake;
     private PooledCompletion<bool> _wake;
 
-    public Settlements(AmqpConnection connection, AmqpChannel channel)
+    public Settlements(AmqpConnection connection, AmqpChannel channel, bool coalesce = true)
     {
         _connection = connection;
         _channel = channel;
+        _coalesce = coalesce;
     }
 
     /// <summary>Frames written (each ack, nack or reject frame), for what coalescing saves.</summary>
@@ -57,7 +59,7 @@ internal sealed class Settlements
             if (tag < _frontier) throw new InvalidOperationException($"delivery {tag} was settled already");
             var mask = (ulong)_settled.Length - 1;
             while (tag - _frontier >= (ulong)_settled.Length) mask = Grow();
-            if (kind != SettleKind.Ack || tag != _frontier) _singles.Add((tag, kind));
+            if (!_coalesce || kind != SettleKind.Ack || tag != _frontier) _singles.Add((tag, kind));
             else _lastInOrderAck = tag;
             _settled[tag & mask] = true;
             while (_settled[_frontier & mask])
