@@ -5,7 +5,8 @@
 # times (default 3). MODE: jit (net10.0,
 # the issue's setting), aot (the same console published NativeAOT on net10.0, as the apps ship) or both (default).
 # Prints, per mode, every run and then the medians with Prewire's figures as a ratio of the official ones.
-#   benchmarks/publish-memory.sh [RUNS] [jit|aot|both]
+# SCENARIOS picks some of them (default "A B C D").
+#   [SCENARIOS="C D"] benchmarks/publish-memory.sh [RUNS] [jit|aot|both]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
@@ -13,6 +14,7 @@ runs=${1:-3}
 mode=${2:-both}
 case "$mode" in jit|aot|both) ;; *) echo "usage: $0 [RUNS] [jit|aot|both]" >&2; exit 2 ;; esac
 project=benchmarks/Prewire.PublishMemory
+scenarios=${SCENARIOS:-A B C D}
 
 declare -A command
 if [[ $mode != aot ]]; then
@@ -34,7 +36,7 @@ for m in jit aot; do
   echo
   echo "| scenario | client | msg/s | peak RSS | allocated / message | CPU / message | time |"
   echo "|---|---|---:|---:|---:|---:|---:|"
-  for scenario in A B C D; do
+  for scenario in $scenarios; do
     for run in $(seq 1 "$runs"); do
       # Which client goes first alternates run by run, so neither always meets the broker as the other left it.
       clients="official prewire"
@@ -51,9 +53,11 @@ for m in jit aot; do
   echo
   echo "| scenario | msg/s official | msg/s Prewire | ratio | peak RSS official | peak RSS Prewire | allocated / msg official | allocated / msg Prewire |"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|"
-  for scenario in A B C D; do
+  for scenario in $scenarios; do
     om=$(median "$scenario" official 3); pm=$(median "$scenario" prewire 3)
     echo "| $scenario | $om | $pm | $(awk -v a="$pm" -v b="$om" 'BEGIN {printf "%.2f", a/b}') | $(median "$scenario" official 4) MB | $(median "$scenario" prewire 4) MB | $(median "$scenario" official 5) B | $(median "$scenario" prewire 5) B |"
   done
   rm -f "$results"
 done
+echo
+echo "$(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD), $(nproc) cores"
