@@ -11,6 +11,7 @@ packages=(
   rabbitmq-server amqp-tools python3-pika
                                     # the throwaway broker for tests and the demo, and clients not written here
   iproute2                          # ss: free-port checks for the broker
+  openssl                           # the broker's TLS certificates, made on the spot (build/broker.sh --tls)
   wrk hyperfine                     # HTTP load and whole-process timings
   python3                           # build/codegen/amqp_methods.py (CI checks the generated files)
   docker-registry umoci skopeo runc binutils

@@ -2,15 +2,21 @@
 # A throwaway RabbitMQ node for tests and the demo: everything on 127.0.0.1 (AMQP, epmd, Erlang
 # distribution), on free ports picked at start, data and logs under artifacts/broker/.
 #
-#   build/broker.sh start    start the node, wait until it is ready, write artifacts/broker/env
+#   build/broker.sh start [--tls]
+#                            start the node, wait until it is ready, write artifacts/broker/env; --tls
+#                            adds an amqps listener beside the plain one, with a CA and certificates
+#                            made on the spot (tls/ in the state folder, see make_pki), and writes
+#                            RABBITMQ_TLS_URI, PREWIRE_CA_FILE and PREWIRE_TLS_DIR into the env
 #   build/broker.sh stop     stop the node and its epmd, keep the logs
 #   build/broker.sh status   exit 0 when the node answers
 #   build/broker.sh ctl ...  run rabbitmqctl against the node (e.g. "ctl set_vm_memory_high_watermark 0")
 #   build/broker.sh kill     SIGKILL the node (a crash: no goodbye to clients), keep its data
 #   build/broker.sh revive   start a killed node again on the same ports with its data
-#   build/broker.sh cluster [N]       start N nodes (default 3) clustered, in node-1..N under the state
+#   build/broker.sh cluster [N] [--tls]
+#                                     start N nodes (default 3) clustered, in node-1..N under the state
 #                                     folder, sharing one epmd; env's RABBITMQ_URI lists them all,
-#                                     comma-separated (what --uri takes). Address one node with
+#                                     comma-separated (what --uri takes), and with --tls
+#                                     RABBITMQ_TLS_URI likewise, one CA for all. Address one node with
 #                                     PREWIRE_BROKER_STATE=<state>/node-K build/broker.sh ctl|kill|revive
 #   build/broker.sh cluster-stop      stop them all
 #   build/broker.sh restart  restart one node the way the RabbitMQ cluster operator rolls a pod: wait
@@ -43,6 +49,37 @@ free_port() {
   say "no free port found"; return 1
 }
 
+make_pki() {
+  # $1: a folder of PEM files, EC P-256, the keys unencrypted (readable by the rabbitmq user):
+  #   ca.pem/.key          the CA the broker's certificate and the client's are signed by
+  #   server.pem/.key      the broker's: localhost and 127.0.0.1, 30 days
+  #   client.pem/.key      a client's (CN prewire-client, a user of the node) for EXTERNAL authentication
+  #   other-ca.pem/.key    a CA that signed nothing here, and, signed by ca.pem for the refusal tests:
+  #   expired.pem/.key     the broker's names, expired yesterday
+  #   elsewhere.pem/.key   valid, for elsewhere.invalid only
+  local dir=$1
+  mkdir -p "$dir"
+  (
+    set -e
+    cd "$dir"
+    key() { openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$1" 2>/dev/null; }
+    authority() { key "$1.key"; openssl req -x509 -key "$1.key" -out "$1.pem" -days 30 -subj "/CN=$2" 2>/dev/null; }
+    signed() {
+      key "$1.key"
+      openssl req -new -key "$1.key" -subj "/CN=$2" -out "$1.csr" 2>/dev/null
+      printf 'subjectAltName=%s\nextendedKeyUsage=%s\n' "$3" "$5" > "$1.ext"
+      openssl x509 -req -in "$1.csr" -CA ca.pem -CAkey ca.key -CAcreateserial -days "$4" -extfile "$1.ext" -out "$1.pem" 2>/dev/null
+      rm -f "$1.csr" "$1.ext"
+    }
+    authority ca "Prewire test CA"
+    authority other-ca "Prewire other CA"
+    signed server localhost "DNS:localhost,IP:127.0.0.1" 30 serverAuth
+    signed client prewire-client "DNS:prewire-client" 30 clientAuth
+    signed expired localhost "DNS:localhost,IP:127.0.0.1" -1 serverAuth
+    signed elsewhere elsewhere.invalid "DNS:elsewhere.invalid" 30 serverAuth
+  ) || { say "could not make the TLS certificates in $dir (is openssl installed?)"; return 1; }
+}
+
 load_env() {
   [[ -f "$envfile" ]] || { say "not started (no $envfile)"; return 1; }
   set -a; source "$envfile"; set +a
@@ -58,6 +95,8 @@ ctl() { load_env && rabbitmqctl -q -n "$RABBITMQ_NODENAME" "$@"; }
 upgrade() { load_env && rabbitmq-upgrade -q -n "$RABBITMQ_NODENAME" "$@"; }
 
 start() {
+  local tls=false
+  case "${1:-}" in --tls) tls=true ;; "") ;; *) say "start takes --tls or nothing, not $1"; exit 2 ;; esac
   command -v rabbitmq-server >/dev/null || { say "rabbitmq-server is not installed: run build/bootstrap.sh"; exit 1; }
   if [[ -f "$envfile" ]]; then
     load_env || exit 1
@@ -76,6 +115,28 @@ log.console = false
 log.file.level = info
 CONF
   echo '[].' > "$state/enabled_plugins"
+  local amqps="" pki=""
+  if $tls; then
+    # A cluster's nodes share one CA (PREWIRE_TLS_PKI), so one CA file trusts them all.
+    pki=${PREWIRE_TLS_PKI:-$state/tls}
+    [[ -f "$pki/server.pem" ]] || make_pki "$pki" || exit 1
+    amqps=$(free_port "$amqp" "$dist" "$epmd")
+    cat >> "$state/rabbitmq.conf" <<CONF
+listeners.ssl.1 = 127.0.0.1:$amqps
+ssl_options.cacertfile = $pki/ca.pem
+ssl_options.certfile = $pki/server.pem
+ssl_options.keyfile = $pki/server.key
+ssl_options.versions.1 = tlsv1.3
+ssl_options.versions.2 = tlsv1.2
+ssl_options.verify = verify_peer
+ssl_options.fail_if_no_peer_cert = false
+auth_mechanisms.1 = PLAIN
+auth_mechanisms.2 = AMQPLAIN
+auth_mechanisms.3 = EXTERNAL
+ssl_cert_login_from = common_name
+CONF
+    echo '[rabbitmq_auth_mechanism_ssl].' > "$state/enabled_plugins"
+  fi
   cat > "$envfile" <<ENV
 RABBITMQ_NODENAME=prewire-$amqp@localhost
 RABBITMQ_NODE_IP_ADDRESS=127.0.0.1
@@ -91,10 +152,19 @@ RABBITMQ_CONFIG_FILE=$state/rabbitmq
 RABBITMQ_ENABLED_PLUGINS_FILE=$state/enabled_plugins
 RABBITMQ_URI=amqp://guest:guest@127.0.0.1:$amqp/
 ENV
+  if $tls; then
+    cat >> "$envfile" <<ENV
+RABBITMQ_TLS_PORT=$amqps
+RABBITMQ_TLS_URI=amqps://guest:guest@127.0.0.1:$amqps/
+PREWIRE_CA_FILE=$pki/ca.pem
+PREWIRE_TLS_DIR=$pki
+ENV
+  fi
   load_env
   # Started as root, rabbitmq-server drops to the rabbitmq user, which must own its folders.
   if [[ $(id -u) == 0 ]] && id rabbitmq >/dev/null 2>&1; then
     chown -R rabbitmq:rabbitmq "$state"
+    [[ -n "$pki" ]] && chown -R rabbitmq:rabbitmq "$pki"
     # ...and reach it: every folder above it must be searchable.
     local dir=$state; while [[ "$dir" != / ]]; do dir=$(dirname "$dir"); chmod a+x "$dir" 2>/dev/null || true; done
   fi
@@ -105,6 +175,12 @@ ENV
     echo $! > "$state/epmd.pid"
   fi
   launch
+  if $tls; then
+    # The client certificate's CN is a user (EXTERNAL needs no password; this one is never told).
+    ctl add_user prewire-client "$(head -c 24 /dev/urandom | base64)" >/dev/null
+    ctl set_permissions -p / prewire-client '.*' '.*' '.*' >/dev/null
+    say "amqps on 127.0.0.1:$amqps (CA ${pki#$root/}/ca.pem)"
+  fi
 }
 
 launch() {
@@ -169,16 +245,22 @@ restart() {
 }
 
 cluster() {
-  local nodes=${1:-3} epmd uris=() first=""
+  local nodes=3 tls="" epmd uris=() tls_uris=() first=""
+  while (( $# )); do
+    case "$1" in --tls) tls=--tls ;; *[!0-9]*|"") say "cluster takes a node count and --tls, not $1"; exit 2 ;; *) nodes=$1 ;; esac
+    shift
+  done
   cluster_stop
   rm -rf "$state"; mkdir -p "$state"
+  [[ -n "$tls" ]] && { make_pki "$state/tls" || exit 1; }
   epmd=$(free_port)
   epmd -port "$epmd" -address 127.0.0.1 >/dev/null 2>&1 &
   echo $! > "$state/epmd.pid"
   for i in $(seq 1 "$nodes"); do
-    PREWIRE_BROKER_STATE="$state/node-$i" PREWIRE_EPMD_PORT="$epmd" "$0" start
+    PREWIRE_BROKER_STATE="$state/node-$i" PREWIRE_EPMD_PORT="$epmd" PREWIRE_TLS_PKI="$state/tls" "$0" start $tls
     local nodeenv="$state/node-$i/env"
     uris+=("$(sed -n 's/^RABBITMQ_URI=//p' "$nodeenv")")
+    [[ -n "$tls" ]] && tls_uris+=("$(sed -n 's/^RABBITMQ_TLS_URI=//p' "$nodeenv")")
     local name; name=$(sed -n 's/^RABBITMQ_NODENAME=//p' "$nodeenv")
     if [[ -z "$first" ]]; then first=$name; continue; fi
     PREWIRE_BROKER_STATE="$state/node-$i" "$0" ctl stop_app
@@ -187,6 +269,9 @@ cluster() {
   done
   local joined; joined=$(IFS=,; echo "${uris[*]}")
   echo "RABBITMQ_URI=$joined" > "$state/env"
+  if [[ -n "$tls" ]]; then
+    printf 'RABBITMQ_TLS_URI=%s\nPREWIRE_CA_FILE=%s\nPREWIRE_TLS_DIR=%s\n' "$(IFS=,; echo "${tls_uris[*]}")" "$state/tls/ca.pem" "$state/tls" >> "$state/env"
+  fi
   say "cluster of $nodes ready: $joined"
 }
 
@@ -200,7 +285,7 @@ cluster_stop() {
 }
 
 case "${1:-}" in
-  start) start ;;
+  start) shift; start "$@" ;;
   stop) if [[ -f "$envfile" ]]; then load_env || exit 1; fi; stop_quietly; say "stopped" ;;
   status) ctl status >/dev/null ;;
   ctl) shift; ctl "$@" ;;
@@ -209,5 +294,5 @@ case "${1:-}" in
   restart) restart ;;
   cluster) shift; cluster "$@" ;;
   cluster-stop) cluster_stop; say "cluster stopped" ;;
-  *) echo "usage: build/broker.sh start|stop|status|ctl ...|kill|revive|restart|cluster [N]|cluster-stop" >&2; exit 2 ;;
+  *) echo "usage: build/broker.sh start [--tls]|stop|status|ctl ...|kill|revive|restart|cluster [N] [--tls]|cluster-stop" >&2; exit 2 ;;
 esac

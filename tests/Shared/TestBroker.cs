@@ -16,6 +16,12 @@ public sealed class TestBroker : IAsyncDisposable
 
     public static Uri Uri => _node.Value.Uri;
 
+    /// <summary>The test node's amqps:// listener.</summary>
+    public static Uri TlsUri => _node.Value.TlsUri;
+
+    /// <summary>The test node's TLS files (<see cref="BrokerNode.TlsDirectory"/>).</summary>
+    public static string TlsDirectory => _node.Value.TlsDirectory;
+
     /// <summary>rabbitmqctl against the test node.</summary>
     public static Task CtlAsync(params string[] args) => _node.Value.CtlAsync(args);
 

@@ -13,10 +13,16 @@ public sealed partial class AmqpConnection
         await output.FlushAsync(cancellationToken).ConfigureAwait(false);
 
         var start = await ExpectAsync<ConnectionStart>(cancellationToken).ConfigureAwait(false);
-        if (!Encoding.UTF8.GetString(start.Mechanisms).Split(' ').Contains("PLAIN"))
-            throw new IOException($"{Broker} does not offer PLAIN authentication (it offers {Encoding.UTF8.GetString(start.Mechanisms)})");
+        var mechanism = _external ? "EXTERNAL" : "PLAIN";
+        var offered = Encoding.UTF8.GetString(start.Mechanisms);
+        if (!offered.Split(' ').Contains(mechanism))
+        {
+            throw new IOException($"{Broker} does not offer {mechanism} authentication (it offers {offered})"
+                + (_external ? "; a client certificate needs the rabbitmq_auth_mechanism_ssl plugin" : ""));
+        }
 
-        AmqpFrameWriter.WriteMethod(output, 0, new ConnectionStartOk(ClientProperties(options.ClientName), "PLAIN", PlainResponse(), "en_US"));
+        // EXTERNAL: the broker takes the user from the certificate; the response is empty.
+        AmqpFrameWriter.WriteMethod(output, 0, new ConnectionStartOk(ClientProperties(options.ClientName), mechanism, _external ? [] : PlainResponse(), "en_US"));
         await output.FlushAsync(cancellationToken).ConfigureAwait(false);
 
         var tune = await ExpectAsync<ConnectionTune>(cancellationToken).ConfigureAwait(false);

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Security.Authentication;
 using Prewire.Amqp.Internal;
 using Prewire.Framing.Internal;
 using Prewire.Framing.Internal.Methods;
@@ -24,6 +25,8 @@ public sealed partial class AmqpConnection : IAsyncDisposable
 
     private readonly SocketConnection _transport;
     private readonly AmqpUri _address;
+    // Authenticated by the client certificate shown in the TLS handshake (EXTERNAL), not the URI's password.
+    private bool _external;
     private readonly TimeSpan _closeTimeout;
     private readonly TaskCompletionSource<Exception> _ended = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly TaskCompletionSource _closeOk = new(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -76,18 +79,31 @@ public sealed partial class AmqpConnection : IAsyncDisposable
 
     internal Exception? Failure => _failure;
 
-    /// <summary>Connects, authenticates (PLAIN), tunes and opens the virtual host.</summary>
-    /// <exception cref="IOException">The broker could not be reached or hung up; the message names it.</exception>
+    /// <summary>Connects (over TLS for <c>amqps://</c>), authenticates (PLAIN, or EXTERNAL with a client certificate), tunes and opens the virtual host.</summary>
+    /// <exception cref="IOException">The broker could not be reached, hung up, or failed the TLS check; the message names it and why.</exception>
+    /// <exception cref="ArgumentException">A TLS file (<see cref="AmqpConnectionOptions.Tls"/>) cannot be read.</exception>
     /// <exception cref="AmqpException">The broker refused: credentials (403), virtual host (530), ...</exception>
     public static async Task<AmqpConnection> ConnectAsync(AmqpConnectionOptions options, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(options);
         var address = options.Uri ?? throw new ArgumentException($"{nameof(options.Uri)} is required", nameof(options));
-        if (address.IsTls) throw new NotSupportedException($"Prewire's AMQP client speaks amqp:// only, not TLS ({address}): use RabbitMQ.Client for amqps://");
+        var tls = address.IsTls ? new TlsCheck(options.Tls, address.Host) : null;
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         timeout.CancelAfter(options.HandshakeTimeout);
-        var transport = await SocketConnection.ConnectAsync(address.Host, address.Port, options.Transport, timeout.Token).ConfigureAwait(false);
-        var connection = new AmqpConnection(transport, options);
+        SocketConnection transport;
+        try
+        {
+            transport = await SocketConnection.ConnectAsync(address.Host, address.Port, options.Transport, tls?.ClientOptions(), timeout.Token).ConfigureAwait(false);
+        }
+        catch (AuthenticationException e)
+        {
+            throw new IOException(tls!.Describe($"{address.Host}:{address.Port}", e), e);
+        }
+        catch (OperationCanceledException) when (tls is not null && !cancellationToken.IsCancellationRequested)
+        {
+            throw new IOException($"{address} did not complete the TLS handshake within {options.HandshakeTimeout.TotalSeconds:0.#} s");
+        }
+        var connection = new AmqpConnection(transport, options) { _external = tls?.ClientCertificate is not null };
         try
         {
             await connection.HandshakeAsync(options, timeout.Token).ConfigureAwait(false);

@@ -5,7 +5,7 @@ namespace Prewire.Amqp;
 /// <summary>Options of an <see cref="AmqpConnection"/>; a publisher's and a consumer's options add their own.</summary>
 public class AmqpConnectionOptions
 {
-    /// <summary>The broker: <c>amqp://user:password@host:port/vhost</c> (no TLS). The password is never logged or put in a message.</summary>
+    /// <summary>The broker: <c>amqp://user:password@host:port/vhost</c>, or <c>amqps://</c> for TLS (<see cref="Tls"/>). The password is never logged or put in a message.</summary>
     public required AmqpUri Uri { get; set; }
 
     /// <summary>Heartbeat interval asked for; the broker's may be shorter. Zero disables heartbeats.</summary>
@@ -31,6 +31,10 @@ public class AmqpConnectionOptions
     /// </summary>
     /// <remarks>Defaults to 5 seconds.</remarks>
     public TimeSpan CloseTimeout { get; set; } = TimeSpan.FromSeconds(5);
+
+    /// <summary>How an <c>amqps://</c> <see cref="Uri"/> checks the broker and shows who this client is; unused for <c>amqp://</c>.</summary>
+    /// <remarks>Defaults to the system's trust store and no client certificate.</remarks>
+    public AmqpTlsOptions Tls { get; set; } = new();
 
     /// <summary>The socket and its pipes.</summary>
     /// <remarks>Defaults to <see cref="SocketConnectionOptions"/>' defaults (thread-pool scheduling, 1 MiB read and 256 KiB write thresholds).</remarks>

@@ -30,7 +30,7 @@ public sealed class AmqpPublisherDispatch : BrokerDispatch
             var old = Interlocked.Exchange(ref _publisher, await AmqpPublisher.ConnectAsync(options, cancellationToken).ConfigureAwait(false));
             if (old is not null) await DisposeQuietlyAsync(old).ConfigureAwait(false);
         }
-        catch (Exception e) when (e is IOException or AmqpException or NotSupportedException)
+        catch (Exception e) when (e is IOException or AmqpException or ArgumentException)
         {
             throw new AmqpException($"AmqpPublisher cannot connect to {options.Uri}: {e.Message}", e);
         }

@@ -34,13 +34,4 @@ public sealed class AmqpUriTests
     {
         Assert.Equal(expected, AmqpUri.Parse(text).ToString());
     }
-
-    [Fact]
-    public async Task The_zero_copy_publisher_refuses_tls_before_connecting()
-    {
-        var e = await Assert.ThrowsAsync<NotSupportedException>(() =>
-            AmqpPublisher.ConnectAsync(new AmqpPublisherOptions { Uri = AmqpUri.Parse("amqps://u:secret@127.0.0.1/") }, TestContext.Current.CancellationToken));
-        Assert.Contains("amqps://127.0.0.1:5671/", e.Message, StringComparison.Ordinal);
-        Assert.DoesNotContain("secret", e.Message, StringComparison.Ordinal);
-    }
 }

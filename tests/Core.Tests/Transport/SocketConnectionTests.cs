@@ -19,7 +19,7 @@ public sealed class SocketConnectionTests
     public async Task Bytes_written_to_Output_come_back_through_an_echo_server_on_Input(bool inline)
     {
         using var server = new EchoServer();
-        await using var connection = await SocketConnection.ConnectAsync("127.0.0.1", server.Port, new SocketConnectionOptions { UnsafePreferInlineScheduling = inline }, TestContext.Current.CancellationToken);
+        await using var connection = await SocketConnection.ConnectAsync("127.0.0.1", server.Port, new SocketConnectionOptions { UnsafePreferInlineScheduling = inline }, cancellationToken: TestContext.Current.CancellationToken);
         var payload = new byte[1024 * 1024];
         Random.Shared.NextBytes(payload);
 
@@ -46,7 +46,7 @@ public sealed class SocketConnectionTests
         using var server = new EchoServer();
         var options = new SocketConnectionOptions();
         if (pool is not null) options.MemoryPool = pool;
-        await using var connection = await SocketConnection.ConnectAsync("127.0.0.1", server.Port, options, TestContext.Current.CancellationToken);
+        await using var connection = await SocketConnection.ConnectAsync("127.0.0.1", server.Port, options, cancellationToken: TestContext.Current.CancellationToken);
         var payload = new byte[1024 * 1024];
         Random.Shared.NextBytes(payload);
 
@@ -130,7 +130,7 @@ public sealed class SocketConnectionTests
     {
         using var server = new EchoServer(echo: false);
         var options = new SocketConnectionOptions { MaxWriteBufferSize = 64 * 1024 };
-        await using var connection = await SocketConnection.ConnectAsync("127.0.0.1", server.Port, options, TestContext.Current.CancellationToken);
+        await using var connection = await SocketConnection.ConnectAsync("127.0.0.1", server.Port, options, cancellationToken: TestContext.Current.CancellationToken);
         var chunk = new byte[64 * 1024];
 
         // Kernel buffers take a few MB; past them the pipe's threshold must hold writers back.

@@ -2,7 +2,9 @@ using System.Buffers;
 using System.Diagnostics.CodeAnalysis;
 using System.IO.Pipelines;
 using System.Net;
+using System.Net.Security;
 using System.Net.Sockets;
+using System.Security.Authentication;
 
 namespace Prewire.Transport.Internal;
 
@@ -10,11 +12,13 @@ namespace Prewire.Transport.Internal;
 /// A TCP connection as a duplex pipe: <see cref="Input"/> is what the peer sent, <see cref="Output"/>
 /// what goes to it. One loop moves received bytes into <see cref="Input"/>, another sends what is
 /// flushed to <see cref="Output"/>; both respect the back-pressure thresholds in
-/// <see cref="SocketConnectionOptions"/>. Failures carry the endpoint in their message.
+/// <see cref="SocketConnectionOptions"/>. Failures carry the endpoint in their message. Over TLS the
+/// loops read and write an <see cref="SslStream"/> on the socket instead of the socket itself.
 /// </summary>
 internal sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
 {
     private readonly Socket _socket;
+    private readonly SslStream? _tls;
     private readonly Pipe _input;
     private readonly Pipe _output;
     private readonly Task _receiving;
@@ -24,9 +28,10 @@ internal sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
     private int _aborted;
     private Exception? _abortReason;
 
-    private SocketConnection(Socket socket, string endpoint, SocketConnectionOptions options)
+    private SocketConnection(Socket socket, SslStream? tls, string endpoint, SocketConnectionOptions options)
     {
         _socket = socket;
+        _tls = tls;
         Endpoint = endpoint;
         var scheduler = options.UnsafePreferInlineScheduling ? PipeScheduler.Inline : PooledThreadPoolScheduler.Instance;
         var segmentSize = Math.Min(options.MemoryPool.MaxBufferSize, BlockMemoryPool.BlockSize);
@@ -47,9 +52,10 @@ internal sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
     /// <summary>What to send. <c>FlushAsync</c> waits while more than <see cref="SocketConnectionOptions.MaxWriteBufferSize"/> is unsent.</summary>
     public PipeWriter Output => _output.Writer;
 
-    /// <summary>Connects to <paramref name="host"/>:<paramref name="port"/>.</summary>
+    /// <summary>Connects to <paramref name="host"/>:<paramref name="port"/>, then, given <paramref name="tls"/>, shakes hands over TLS.</summary>
     /// <exception cref="IOException">The peer could not be reached; the message names it.</exception>
-    public static async Task<SocketConnection> ConnectAsync(string host, int port, SocketConnectionOptions? options = null, CancellationToken cancellationToken = default)
+    /// <exception cref="AuthenticationException">The TLS handshake failed (<paramref name="tls"/>'s callback knows why when the certificate was refused).</exception>
+    public static async Task<SocketConnection> ConnectAsync(string host, int port, SocketConnectionOptions? options = null, SslClientAuthenticationOptions? tls = null, CancellationToken cancellationToken = default)
     {
         ArgumentException.ThrowIfNullOrEmpty(host);
         options ??= new SocketConnectionOptions();
@@ -70,7 +76,24 @@ internal sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
             var reason = e is SocketException socketError ? socketError.Message : $"no answer within {options.ConnectTimeout.TotalSeconds:0.#} s";
             throw new IOException($"cannot connect to {endpoint}: {reason}", e);
         }
-        return new SocketConnection(socket, endpoint, options);
+        if (tls is null) return new SocketConnection(socket, null, endpoint, options);
+        var stream = new SslStream(new NetworkStream(socket, ownsSocket: true));
+        try
+        {
+            await stream.AuthenticateAsClientAsync(tls, cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception e) when (e is AuthenticationException or IOException)
+        {
+            // The peer hanging up mid-handshake (a plain port) is a failed handshake too, not a lost connection.
+            await stream.DisposeAsync().ConfigureAwait(false);
+            throw e as AuthenticationException ?? new AuthenticationException(e.Message, e);
+        }
+        catch
+        {
+            await stream.DisposeAsync().ConfigureAwait(false);
+            throw;
+        }
+        return new SocketConnection(socket, stream, endpoint, options);
     }
 
     /// <summary>
@@ -83,9 +106,11 @@ internal sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
         await _sending.ConfigureAwait(false);
         try
         {
+            // TLS says goodbye in a close_notify alert before the socket's own.
+            if (_tls is not null) await _tls.ShutdownAsync().ConfigureAwait(false);
             _socket.Shutdown(SocketShutdown.Send);
         }
-        catch (SocketException)
+        catch (Exception e) when (e is SocketException or IOException or ObjectDisposedException)
         {
             // Already gone: nothing left to close politely.
         }
@@ -105,6 +130,7 @@ internal sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
         // reason once the disposed socket or the cancelled flush wakes it.
         Volatile.Write(ref _abortReason, reason);
         _socket.Dispose();
+        _tls?.Dispose();
         _input.Writer.CancelPendingFlush();
         _output.Reader.CancelPendingRead();
     }
@@ -149,14 +175,16 @@ internal sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
             while (true)
             {
                 var memory = writer.GetMemory(4096);
-                var received = await _socket.ReceiveAsync(memory, SocketFlags.None).ConfigureAwait(false);
+                var received = _tls is null
+                    ? await _socket.ReceiveAsync(memory, SocketFlags.None).ConfigureAwait(false)
+                    : await _tls.ReadAsync(memory).ConfigureAwait(false);
                 if (received == 0) break; // the peer closed its side
                 writer.Advance(received);
                 var flush = await writer.FlushAsync().ConfigureAwait(false);
                 if (flush.IsCompleted || flush.IsCanceled) break; // the application stopped reading, or an abort
             }
         }
-        catch (Exception e) when (e is SocketException or ObjectDisposedException)
+        catch (Exception e) when (e is SocketException or ObjectDisposedException or IOException)
         {
             if (Volatile.Read(ref _aborted) == 0) error = new IOException($"connection to {Endpoint} failed while receiving: {e.Message}", e);
         }
@@ -168,6 +196,7 @@ internal sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
     {
         var reader = _output.Reader;
         using var sender = new SocketSender();
+        using var tls = _tls is null ? null : new TlsWriter(_tls);
         DirectSend? direct = null;
         Exception? error = null;
         try
@@ -183,19 +212,31 @@ internal sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
                 if (read)
                 {
                     var buffer = result.Buffer;
+                    if (tls is not null)
+                    {
+                        await tls.WriteAsync(buffer).ConfigureAwait(false);
+                        await tls.FlushAsync().ConfigureAwait(false);
+                        buffer = default;
+                    }
                     while (!buffer.IsEmpty) buffer = buffer.Slice(await sender.SendAsync(_socket, buffer).ConfigureAwait(false));
                     reader.AdvanceTo(result.Buffer.End);
                     if (result.IsCompleted) break;
                 }
                 if (direct is null) continue;
                 var part = direct.TakePart();
+                if (tls is not null)
+                {
+                    await tls.WriteAsync(part).ConfigureAwait(false);
+                    await tls.FlushAsync().ConfigureAwait(false);
+                    part = default;
+                }
                 while (!part.IsEmpty) part = part.Slice(await sender.SendAsync(_socket, part).ConfigureAwait(false));
                 if (!direct.IsDone) continue;
                 direct.Complete(null);
                 direct = null;
             }
         }
-        catch (Exception e) when (e is SocketException or ObjectDisposedException)
+        catch (Exception e) when (e is SocketException or ObjectDisposedException or IOException)
         {
             error = new IOException($"connection to {Endpoint} failed while sending: {e.Message}", e);
             // The receive side learns of it too, so a reader waiting on Input does not wait forever.

@@ -1,0 +1,27 @@
+namespace Prewire.Amqp;
+
+/// <summary>
+/// How an <c>amqps://</c> connection checks the broker and shows who it is. TLS 1.2 or 1.3; the broker's
+/// certificate must be valid now, name the host of the URI, and chain to a trusted authority.
+/// </summary>
+public sealed class AmqpTlsOptions
+{
+    /// <summary>
+    /// A PEM file of the certificate authorities trusted to sign the broker's certificate, in place of
+    /// the system's trust store (a private CA, a test broker's).
+    /// </summary>
+    /// <remarks>Defaults to <see langword="null"/>: the system's trust store.</remarks>
+    public string? CaFile { get; set; }
+
+    /// <summary>
+    /// A PEM file of the certificate to show the broker. With one, the connection authenticates by
+    /// RabbitMQ's EXTERNAL mechanism (the broker takes the user from the certificate) instead of the
+    /// URI's user name and password.
+    /// </summary>
+    /// <remarks>Defaults to <see langword="null"/>: no client certificate, PLAIN authentication.</remarks>
+    public string? ClientCertificateFile { get; set; }
+
+    /// <summary>A PEM file of <see cref="ClientCertificateFile"/>'s private key, unencrypted.</summary>
+    /// <remarks>Defaults to <see langword="null"/>: the key is in <see cref="ClientCertificateFile"/>.</remarks>
+    public string? ClientKeyFile { get; set; }
+}
