@@ -19,6 +19,9 @@ public sealed class BrokerOptions
     private readonly Option<string?> _routingKey;
     private readonly Option<BrokerClient> _client;
     private readonly Option<bool> _amqpPublisher;
+    private readonly Option<string?> _caFile;
+    private readonly Option<string?> _clientCertificate;
+    private readonly Option<string?> _clientKey;
 
     internal BrokerOptions(AppCommand app, string queueDescription)
     {
@@ -40,6 +43,9 @@ public sealed class BrokerOptions
                 : "AMQP client: prewire (Prewire's own, zero-copy; this build has no RabbitMQ.Client).",
             "PREWIRE_CLIENT", BrokerClients.Default, "prewire or rabbitmq", ParseClient);
         _amqpPublisher = app.AddFlag("--amqp-publisher", "Same as --client prewire (the name it had when only publishes were Prewire's).");
+        _caFile = app.AddOption("--ca-file", "For amqps:// nodes: a PEM file of the certificate authorities to trust instead of the system's store.", "PREWIRE_CA_FILE");
+        _clientCertificate = app.AddOption("--client-cert", "For amqps:// nodes: a PEM client certificate to show the broker; it then authenticates by EXTERNAL (the certificate's name is the user), not the URI's password.", "PREWIRE_CLIENT_CERT");
+        _clientKey = app.AddOption("--client-key", "The client certificate's PEM private key, unencrypted, when it is not in the --client-cert file.", "PREWIRE_CLIENT_KEY");
     }
 
     /// <summary>The client asked for (<c>--client</c>, <c>PREWIRE_CLIENT</c>, <c>--amqp-publisher</c>).</summary>
@@ -80,6 +86,15 @@ public sealed class BrokerOptions
                 : throw new AppException($"invalid broker URI (--uri / RABBITMQ_URI){(endpoints.Count > 0 ? $", number {endpoints.Count + 1}" : "")}: {error}"));
         }
         var queue = parsed.GetValue(_queue)!;
+        var tls = new AmqpTlsOptions { CaFile = parsed.GetValue(_caFile), ClientCertificateFile = parsed.GetValue(_clientCertificate), ClientKeyFile = parsed.GetValue(_clientKey) };
+        try
+        {
+            tls.Validate();
+        }
+        catch (ArgumentException e)
+        {
+            throw new AppException($"TLS (--ca-file, --client-cert, --client-key): {e.Message}", ExitCodes.Usage);
+        }
         return new BrokerSessionOptions
         {
             Endpoints = endpoints,
@@ -90,6 +105,7 @@ public sealed class BrokerOptions
             ClientName = clientName,
             Confirms = confirms,
             ConsumerConcurrency = (ushort)Math.Clamp(consumerConcurrency, 1, ushort.MaxValue),
+            Tls = tls,
         };
     }
 

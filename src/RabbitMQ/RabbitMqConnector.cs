@@ -1,5 +1,8 @@
 using System.Net.Sockets;
+using System.Security.Authentication;
+using System.Security.Cryptography.X509Certificates;
 using Prewire.Amqp;
+using Prewire.Amqp.Internal;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Exceptions;
 
@@ -8,13 +11,17 @@ namespace Prewire.RabbitMQ;
 /// <summary>Connecting with RabbitMQ.Client, each failure turned into one line that says why.</summary>
 public static class RabbitMqConnector
 {
-    /// <summary>Opens a connection.</summary>
+    // As Prewire's AmqpConnectionOptions.HandshakeTimeout defaults to.
+    private static readonly TimeSpan _handshakeTimeout = TimeSpan.FromSeconds(10);
+
+    /// <summary>Opens a connection (over TLS for <c>amqps://</c>, checked as Prewire's own client checks it).</summary>
     /// <remarks>
     /// Fails after 5 seconds when nothing answers; automatic recovery is off so a dead broker is
     /// reported, not retried silently.
     /// </remarks>
     /// <exception cref="AmqpException">The broker could not be reached or refused the connection; the message names the broker without credentials.</exception>
-    public static async Task<IConnection> ConnectAsync(AmqpUri uri, string clientName, CancellationToken cancellationToken)
+    /// <exception cref="ArgumentException">A file <paramref name="tls"/> names cannot be read.</exception>
+    public static async Task<IConnection> ConnectAsync(AmqpUri uri, string clientName, CancellationToken cancellationToken, AmqpTlsOptions? tls = null)
     {
         ArgumentNullException.ThrowIfNull(uri);
         var factory = new ConnectionFactory
@@ -23,10 +30,37 @@ public static class RabbitMqConnector
             ClientProvidedName = clientName,
             AutomaticRecoveryEnabled = false,
             RequestedConnectionTimeout = TimeSpan.FromSeconds(5),
+            HandshakeContinuationTimeout = TimeSpan.FromSeconds(5),
         };
+        var check = uri.IsTls ? new TlsCheck(tls ?? new AmqpTlsOptions(), uri.Host) : null;
+        if (check is not null)
+        {
+            factory.Ssl = new SslOption
+            {
+                Enabled = true,
+                ServerName = uri.Host,
+                Version = TlsCheck.Protocols,
+                CertificateValidationCallback = check.Validate,
+                Certs = check.ClientCertificate is null ? null : new X509CertificateCollection { check.ClientCertificate },
+            };
+            // The broker takes the user from the certificate, as Prewire's client asks it to.
+            if (check.ClientCertificate is not null) factory.AuthMechanisms = [new ExternalMechanismFactory()];
+        }
+        // RabbitMQ.Client times the TCP connect and the AMQP handshake, not the TLS one: a port that
+        // accepts and says nothing would hold it for ever. Ours gives the whole of it 10 s.
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        timeout.CancelAfter(_handshakeTimeout);
         try
         {
-            return await factory.CreateConnectionAsync(cancellationToken).ConfigureAwait(false);
+            return await factory.CreateConnectionAsync(timeout.Token).ConfigureAwait(false);
+        }
+        catch (Exception e) when (e is OperationCanceledException or BrokerUnreachableException && timeout.IsCancellationRequested && !cancellationToken.IsCancellationRequested)
+        {
+            throw new AmqpException($"cannot reach RabbitMQ at {uri}: {uri} did not complete the {(check is null ? "AMQP" : "TLS")} handshake within {_handshakeTimeout.TotalSeconds:0} s", e);
+        }
+        catch (BrokerUnreachableException e) when (check is not null && Find<AuthenticationException>(e) is { } handshake)
+        {
+            throw new AmqpException($"cannot reach RabbitMQ at {uri}: {check.Describe($"{uri.Host}:{uri.Port}", handshake)}", e);
         }
         catch (BrokerUnreachableException e)
         {
@@ -52,6 +86,16 @@ public static class RabbitMqConnector
         { } reason => new AmqpException($"RabbitMQ at {uri} closed the connection: {reason.ReplyText} ({reason.ReplyCode})", e),
         null => new AmqpException($"RabbitMQ at {uri} closed the connection: {e.Message}", e),
     };
+
+    private static T? Find<T>(Exception e)
+        where T : Exception
+    {
+        for (Exception? inner = e; inner is not null; inner = inner.InnerException)
+        {
+            if (inner is T found) return found;
+        }
+        return null;
+    }
 
     private static string Describe(Exception e)
     {

@@ -24,4 +24,12 @@ public sealed class AmqpTlsOptions
     /// <summary>A PEM file of <see cref="ClientCertificateFile"/>'s private key, unencrypted.</summary>
     /// <remarks>Defaults to <see langword="null"/>: the key is in <see cref="ClientCertificateFile"/>.</remarks>
     public string? ClientKeyFile { get; set; }
+
+    /// <summary>Reads the files named, as a connection will: a command line can refuse them before connecting.</summary>
+    /// <exception cref="ArgumentException">A file cannot be read or holds no certificate (or key); the message names it and why.</exception>
+    public void Validate()
+    {
+        if (ClientKeyFile is not null && ClientCertificateFile is null) throw new ArgumentException($"the client key {ClientKeyFile} was given without a client certificate");
+        _ = new Internal.TlsCheck(this, host: "");
+    }
 }

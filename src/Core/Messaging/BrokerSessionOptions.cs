@@ -62,6 +62,10 @@ public sealed class BrokerSessionOptions
         }
     }
 
+    /// <summary>How <c>amqps://</c> endpoints check the broker and show who the client is (either client).</summary>
+    /// <remarks>Defaults to the system's trust store and no client certificate.</remarks>
+    public AmqpTlsOptions Tls { get; init; } = new();
+
     /// <summary>Deliveries the session's channel hands to its consumer at once; above 1 they are handled concurrently, in no set order.</summary>
     /// <remarks>Defaults to 1: one at a time, in the order the broker sent them.</remarks>
     public ushort ConsumerConcurrency { get; init; } = 1;

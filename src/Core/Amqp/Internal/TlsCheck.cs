@@ -23,6 +23,7 @@ internal sealed class TlsCheck
     public TlsCheck(AmqpTlsOptions options, string host)
     {
         ArgumentNullException.ThrowIfNull(options);
+        if (options.ClientKeyFile is not null && options.ClientCertificateFile is null) options.Validate();
         Host = host;
         _caFile = options.CaFile;
         if (options.CaFile is { } caFile) _authorities = Authorities(caFile);
@@ -125,9 +126,9 @@ internal sealed class TlsCheck
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or CryptographicException)
         {
-            throw new ArgumentException($"the CA file {caFile} cannot be read: {e.Message}", nameof(caFile), e);
+            throw new ArgumentException($"the CA file {caFile} cannot be read: {e.Message}", e);
         }
-        return authorities.Count > 0 ? authorities : throw new ArgumentException($"the CA file {caFile} holds no PEM certificate", nameof(caFile));
+        return authorities.Count > 0 ? authorities : throw new ArgumentException($"the CA file {caFile} holds no PEM certificate");
     }
 
     private static X509Certificate2 Client(string certificateFile, string? keyFile)
@@ -138,7 +139,7 @@ internal sealed class TlsCheck
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or CryptographicException)
         {
-            throw new ArgumentException($"the client certificate {certificateFile}{(keyFile is null ? "" : $" with the key {keyFile}")} cannot be read: {e.Message}", nameof(certificateFile), e);
+            throw new ArgumentException($"the client certificate {certificateFile}{(keyFile is null ? "" : $" with the key {keyFile}")} cannot be read: {e.Message}", e);
         }
     }
 }
