@@ -20,11 +20,15 @@
       whether the body is body(i, size) byte for byte, and the headers (values as text)
 
 Bodies of the -sizes commands are made from their index and size alone, the same way on the other
-side (body below), so nothing large crosses the command line.
+side (body below), so nothing large crosses the command line. An amqps:// URI connects over TLS with
+Python's ssl, trusting the CA file PREWIRE_CA_FILE names (else the system's store) and checking the
+host name.
 """
 import datetime
 import decimal
 import json
+import os
+import ssl
 import sys
 
 import pika
@@ -38,9 +42,17 @@ def as_text(headers):
     return {k: v.decode() if isinstance(v, bytes) else str(v) for k, v in (headers or {}).items()}
 
 
+def parameters(uri):
+    parameters = pika.URLParameters(uri)
+    if uri.startswith("amqps://"):
+        context = ssl.create_default_context(cafile=os.environ.get("PREWIRE_CA_FILE"))
+        parameters.ssl_options = pika.SSLOptions(context, parameters.host)
+    return parameters
+
+
 def main(argv):
     command, uri, queue = argv[1], argv[2], argv[3]
-    connection = pika.BlockingConnection(pika.URLParameters(uri))
+    connection = pika.BlockingConnection(parameters(uri))
     channel = connection.channel()
     try:
         if command == "publish":

@@ -85,16 +85,24 @@ public sealed class AmqpClientInteropTests
         }
     }
 
-    [Fact]
-    public async Task What_our_publisher_sends_pika_receives_byte_for_byte()
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task What_our_publisher_sends_pika_receives_byte_for_byte_over_amqp_and_amqps(bool tls)
     {
         var ct = TestContext.Current.CancellationToken;
-        await using var connection = await AmqpConnection.ConnectAsync(AmqpConsumerTests.Options(), ct);
+        var caFile = Path.Combine(TestBroker.TlsDirectory, "ca.pem");
+        var options = AmqpConsumerTests.Options();
+        if (tls) (options.Uri, options.Tls.CaFile) = (AmqpUri.Parse(TestBroker.TlsUri.OriginalString), caFile);
+        await using var connection = await AmqpConnection.ConnectAsync(options, ct);
         var queue = await AmqpConsumerTests.NewQueueAsync(connection);
         var sizes = Sizes(connection);
         await PublishAsync(connection, queue, sizes, i => new BasicProperties { MessageId = $"m{i}", ContentType = "application/octet-stream", Headers = new() { ["size"] = sizes[i] } });
 
-        var output = await Pika.RunAsync(TestBroker.Uri.OriginalString, "consume-sizes", queue, sizes.Length.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        string[] args = [queue, sizes.Length.ToString(System.Globalization.CultureInfo.InvariantCulture)];
+        var output = tls
+            ? await Pika.RunOverTlsAsync(TestBroker.TlsUri.OriginalString, caFile, "consume-sizes", args)
+            : await Pika.RunAsync(TestBroker.Uri.OriginalString, "consume-sizes", args);
         var lines = output.Split('\n', StringSplitOptions.RemoveEmptyEntries).Select(line => JsonDocument.Parse(line).RootElement).ToList();
         Assert.Equal(sizes.Length, lines.Count);
         foreach (var line in lines)
