@@ -1,6 +1,4 @@
 using System.Buffers;
-using System.Net;
-using System.Net.Sockets;
 using Prewire.Testing;
 
 namespace Prewire.Amqp;
@@ -80,42 +78,19 @@ public sealed class AmqpTlsTests
         Assert.Matches(@"\tprewire-client\ttrue\t", await BrokerSeesAsync(options.ClientName));
     }
 
-    public static TheoryData<string, string> Refusals => new()
-    {
-        { "a CA that did not sign the broker's certificate", "its certificate, issued by 'CN=Prewire test CA', is not signed by the CA in {dir}/other-ca.pem" },
-        { "no CA file: the system's trust store", "its certificate, issued by 'CN=Prewire test CA', is not signed by an authority the system trusts" },
-        { "an expired certificate", "its certificate expired on " },
-        { "a certificate for another name", "its certificate names elsewhere.invalid, not 127.0.0.1" },
-        { "the plain AMQP port", "is it the broker's TLS port?" },
-        { "a port that never answers", "did not complete the TLS handshake within 3 s" },
-    };
-
     [Theory]
-    [MemberData(nameof(Refusals))]
-    public async Task Each_refusal_is_one_IOException_naming_the_endpoint_and_why_never_the_password(string what, string expected)
+    [MemberData(nameof(TlsRefusals.Cases), MemberType = typeof(TlsRefusals))]
+    public async Task Each_refusal_is_one_IOException_naming_the_endpoint_and_why_never_the_password(string refusal)
     {
-        var ct = TestContext.Current.CancellationToken;
-        using var silent = new TcpListener(IPAddress.Loopback, 0);
-        await using var server = what switch
-        {
-            "an expired certificate" => await OpenSslServer.StartAsync(File("expired.pem"), File("expired.key")),
-            "a certificate for another name" => await OpenSslServer.StartAsync(File("elsewhere.pem"), File("elsewhere.key")),
-            _ => null,
-        };
-        silent.Start();
-        var port = server?.Port ?? what switch
-        {
-            "the plain AMQP port" => TestBroker.Uri.Port,
-            "a port that never answers" => ((IPEndPoint)silent.LocalEndpoint).Port,
-            _ => TlsPort,
-        };
-        var caFile = what switch { "a CA that did not sign the broker's certificate" => "other-ca.pem", "no CA file: the system's trust store" => null, _ => "ca.pem" };
+        await using var peer = await TlsRefusals.ArrangeAsync(refusal);
+        var options = Options(Uri(peer.Port, "guest", Password), caFile: null);
+        (options.Tls.CaFile, options.HandshakeTimeout) = (peer.CaFile, TimeSpan.FromSeconds(10));
 
-        var e = await Assert.ThrowsAsync<IOException>(() => AmqpConnection.ConnectAsync(Options(Uri(port, "guest", Password), caFile), ct));
+        var e = await Assert.ThrowsAsync<IOException>(() => AmqpConnection.ConnectAsync(options, TestContext.Current.CancellationToken));
         TestContext.Current.TestOutputHelper?.WriteLine(e.Message);
 
-        Assert.Contains(expected.Replace("{dir}", TestBroker.TlsDirectory, StringComparison.Ordinal), e.Message, StringComparison.Ordinal);
-        Assert.Contains($"127.0.0.1:{port}", e.Message, StringComparison.Ordinal);
+        Assert.Contains(peer.Expected, e.Message, StringComparison.Ordinal);
+        Assert.Contains($"127.0.0.1:{peer.Port}", e.Message, StringComparison.Ordinal);
         Assert.DoesNotContain(Password, e.Message, StringComparison.Ordinal);
         Assert.DoesNotContain('\n', e.Message);
     }
