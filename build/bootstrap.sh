@@ -12,6 +12,7 @@ packages=(
                                     # the throwaway broker for tests and the demo, and clients not written here
   iproute2                          # ss: free-port checks for the broker
   openssl                           # the broker's TLS certificates, made on the spot (build/broker.sh --tls)
+  ca-certificates                   # the CA bundle the container images carry for amqps (build/Images)
   wrk hyperfine                     # HTTP load and whole-process timings
   python3                           # build/codegen/amqp_methods.py (CI checks the generated files)
   docker-registry umoci skopeo runc binutils
@@ -31,9 +32,28 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# OpenSSL for the linux-arm64 apps' TLS under qemu, beside the cross C runtime they load (qemu -L
+# /usr/aarch64-linux-gnu). Not libssl3:arm64 installed: that brings a libc6:arm64 of another build
+# into the loader's search, and every arm64 binary then hung at start under qemu. Its two libraries
+# are taken from the package instead.
+arm64_openssl() {
+  local sysroot=/usr/aarch64-linux-gnu/lib
+  [[ -f $sysroot/libssl.so.3 && -f $sysroot/libcrypto.so.3 ]] && return 0
+  [[ $(id -u) == 0 ]] || { say "linux-arm64 OpenSSL missing in $sysroot, and not root: run build/bootstrap.sh as root"; return 1; }
+  dpkg --print-foreign-architectures | grep -qx arm64 || { dpkg --add-architecture arm64; apt-get update -qq; }
+  local work; work=$(mktemp -d); chmod 755 "$work"
+  (cd "$work" && apt-get download -qq libssl3:arm64 2>/dev/null && dpkg -x libssl3_*_arm64.deb x) \
+    || { rm -rf "$work"; say "could not fetch libssl3:arm64"; return 1; }
+  mkdir -p "$sysroot"
+  cp "$work"/x/usr/lib/aarch64-linux-gnu/libssl.so.3 "$work"/x/usr/lib/aarch64-linux-gnu/libcrypto.so.3 "$sysroot"/
+  rm -rf "$work"
+  say "linux-arm64 OpenSSL in $sysroot"
+}
+
 if (( ${#missing[@]} == 0 )); then
   say "all packages present"
-  exit 0
+  arm64_openssl
+  exit $?
 fi
 
 if [[ $(id -u) != 0 ]]; then
@@ -47,3 +67,4 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 say "installed: ${missing[*]}"
+arm64_openssl

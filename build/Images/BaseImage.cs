@@ -4,9 +4,9 @@ namespace Prewire.Images;
 
 /// <summary>
 /// The smallest base a NativeAOT app runs on: exactly the C runtime files its binaries load (their
-/// ELF interpreter and NEEDED libraries, read with readelf) and a /tmp, built with umoci and pushed
-/// with skopeo to a <see cref="LocalRegistry"/>. It stands in for runtime-deps, which cannot be
-/// pulled here; the SDK then builds on it as it would on that.
+/// ELF interpreter and NEEDED libraries, read with readelf), what amqps needs (<see cref="TlsFiles"/>)
+/// and a /tmp, built with umoci and pushed with skopeo to a <see cref="LocalRegistry"/>. It stands in
+/// for runtime-deps, which cannot be pulled here; the SDK then builds on it as it would on that.
 /// </summary>
 [System.Runtime.Versioning.SupportedOSPlatform("linux")]
 public static partial class BaseImage
@@ -24,6 +24,7 @@ public static partial class BaseImage
             foreach (var (inImage, onHost) in await CRuntimeFilesAsync(binary, platform, cancellationToken).ConfigureAwait(false))
                 files[inImage] = onHost;
         }
+        foreach (var (inImage, onHost) in TlsFiles(platform)) files[inImage] = onHost;
 
         if (Directory.Exists(workDirectory)) Directory.Delete(workDirectory, recursive: true);
         Directory.CreateDirectory(workDirectory);
@@ -67,6 +68,22 @@ public static partial class BaseImage
             files.Add(($"{platform.ImageLibraryDirectory}/{name}", platform.HostFile(name)));
         }
         return files;
+    }
+
+    /// <summary>
+    /// What TLS loads at run time, which readelf cannot see: .NET opens OpenSSL (libssl, libcrypto) with
+    /// dlopen when the first TLS connection starts, and trusts the CA bundle at OpenSSL's default path
+    /// (Debian's build: /usr/lib/ssl/cert.pem) for a broker whose certificate a public CA signed.
+    /// </summary>
+    public static IReadOnlyList<(string InImage, string OnHost)> TlsFiles(Platform platform)
+    {
+        ArgumentNullException.ThrowIfNull(platform);
+        return
+        [
+            ($"{platform.ImageLibraryDirectory}/libssl.so.3", platform.HostFile("libssl.so.3")),
+            ($"{platform.ImageLibraryDirectory}/libcrypto.so.3", platform.HostFile("libcrypto.so.3")),
+            ("/usr/lib/ssl/cert.pem", "/etc/ssl/certs/ca-certificates.crt"),
+        ];
     }
 
     private static Task<string> UmociAsync(string workDirectory, CancellationToken cancellationToken, params string[] args) =>

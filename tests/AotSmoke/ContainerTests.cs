@@ -50,4 +50,32 @@ public sealed class ContainerTests(PublishedApps published, ContainerImages imag
         TestContext.Current.TestOutputHelper?.WriteLine(
             $"{app} {rid}: image {Table.Mb(await image.CompressedSizeAsync(ct))} compressed, binary {Table.Mb(new FileInfo(image.Publish.ExecutablePath).Length)}");
     }
+
+    public static TheoryData<string> EachRid => Rids.Each();
+
+    // OpenSSL is opened at run time (dlopen), so readelf does not list it: the image must carry it anyway.
+    [Theory]
+    [MemberData(nameof(EachRid))]
+    public async Task The_Consumer_image_connects_over_amqps_with_what_it_carries(string rid)
+    {
+        var ct = TestContext.Current.CancellationToken;
+        var image = await images.GetAsync(published, App.Consumer, rid);
+        Assert.True(image.Publish.Succeeded, $"PublishContainer of the Consumer for {rid} failed:\n{image.Publish.Errors}");
+        var config = await image.ReadConfigAsync(ct);
+        var bundle = await image.UnpackAsync(ct);
+        var rootfs = Path.Combine(bundle, "rootfs");
+        // The broker's test CA, put where the app can read it: /tmp inside the container.
+        File.Copy(Path.Combine(TestBroker.TlsDirectory, "ca.pem"), Path.Combine(rootfs, "tmp", "prewire-ca.pem"), overwrite: true);
+
+        await using var process = Qemu.Emulates(rid)
+            ? AppProcess.Start(Path.Combine(rootfs, config.Entrypoint[0].TrimStart('/')), Arguments(Path.Combine(rootfs, "tmp", "prewire-ca.pem")), rid: rid, sysRoot: rootfs)
+            : await Runc.StartAsync(bundle, $"prewire-smoke-tls-{Environment.ProcessId}", Arguments("/tmp/prewire-ca.pem"), ct);
+
+        // --count 0: connect, declare, say ready, exit 0. Only a TLS connection that held gets there.
+        Assert.Equal(0, await process.WaitForExitAsync(AppRuns.ReadyTimeout(rid)));
+        Assert.Contains($"Connected to amqps://127.0.0.1:{TestBroker.TlsUri.Port}/", process.Stdout + process.Stderr, StringComparison.Ordinal);
+
+        static string[] Arguments(string caFile) =>
+            ["--uri", TestBroker.TlsUri.ToString(), "--ca-file", caFile, "--client", "prewire", "--queue", $"aotsmoke.image-tls.{Guid.NewGuid():N}", "--count", "0"];
+    }
 }
