@@ -14,4 +14,7 @@ public enum PublishMode
 
     /// <summary>As <see cref="Aot"/>, built without RabbitMQ.Client (<c>-p:PrewireAmqpClient=Prewire</c>): Prewire's own client only.</summary>
     AotPrewireClient,
+
+    /// <summary>As <see cref="AotPrewireClient"/>, without TLS as well (<c>-p:PrewireTls=false</c>): amqps:// refused.</summary>
+    AotPrewireClientNoTls,
 }

@@ -25,7 +25,7 @@ public sealed partial record PublishResult(App App, string Rid, PublishMode Mode
     public string? MissingAotPacksMessage => MissingAotPacks ? PreflightLine().Match(Output).Groups["text"].Value.Trim() : null;
 
     /// <summary>Bytes on disk: the executable for AOT, the whole folder for a self-contained JIT build.</summary>
-    public long Size => Mode is PublishMode.Aot or PublishMode.AotPrewireClient
+    public long Size => Mode is PublishMode.Aot or PublishMode.AotPrewireClient or PublishMode.AotPrewireClientNoTls
         ? new FileInfo(ExecutablePath).Length
         : new DirectoryInfo(Directory).EnumerateFiles("*", SearchOption.AllDirectories).Sum(f => f.Length);
 

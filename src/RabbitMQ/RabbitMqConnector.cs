@@ -2,7 +2,6 @@ using System.Net.Sockets;
 using System.Security.Authentication;
 using System.Security.Cryptography.X509Certificates;
 using Prewire.Amqp;
-using Prewire.Amqp.Internal;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Exceptions;
 
@@ -32,14 +31,14 @@ public static class RabbitMqConnector
             RequestedConnectionTimeout = TimeSpan.FromSeconds(5),
             HandshakeContinuationTimeout = TimeSpan.FromSeconds(5),
         };
-        var check = uri.IsTls ? new TlsCheck(tls ?? new AmqpTlsOptions(), uri.Host) : null;
+        var check = uri.IsTls ? new AmqpTlsCheck(tls ?? new AmqpTlsOptions(), uri.Host) : null;
         if (check is not null)
         {
             factory.Ssl = new SslOption
             {
                 Enabled = true,
                 ServerName = uri.Host,
-                Version = TlsCheck.Protocols,
+                Version = AmqpTlsCheck.Protocols,
                 CertificateValidationCallback = check.Validate,
                 Certs = check.ClientCertificate is null ? null : new X509CertificateCollection { check.ClientCertificate },
             };

@@ -2,7 +2,7 @@ using Prewire.Amqp;
 
 namespace Prewire.RabbitMQ;
 
-/// <summary>RabbitMQ.Client over amqps, checked by the same TlsCheck as Prewire's client: the same refusals, in the same words.</summary>
+/// <summary>RabbitMQ.Client over amqps, checked by the same AmqpTlsCheck as Prewire's client: the same refusals, in the same words.</summary>
 public sealed class RabbitMqTlsTests
 {
     private const string Password = "tls-s3cret";

@@ -87,7 +87,9 @@ public sealed partial class AmqpConnection : IAsyncDisposable
     {
         ArgumentNullException.ThrowIfNull(options);
         var address = options.Uri ?? throw new ArgumentException($"{nameof(options.Uri)} is required", nameof(options));
-        var tls = address.IsTls ? new TlsCheck(options.Tls, address.Host) : null;
+        if (address.IsTls && !AmqpFeatures.TlsIsSupported)
+            throw new IOException($"this build has no TLS ({AmqpFeatures.TlsSwitch} is off): {address} cannot be reached");
+        var tls = address.IsTls && AmqpFeatures.TlsIsSupported ? new AmqpTlsCheck(options.Tls, address.Host) : null;
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         timeout.CancelAfter(options.HandshakeTimeout);
         SocketConnection transport;

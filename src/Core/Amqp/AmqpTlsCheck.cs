@@ -3,16 +3,17 @@ using System.Security.Authentication;
 using System.Security.Cryptography;
 using System.Security.Cryptography.X509Certificates;
 
-namespace Prewire.Amqp.Internal;
+namespace Prewire.Amqp;
 
 /// <summary>
-/// One connection's TLS from <see cref="AmqpTlsOptions"/>, for either client: the files read (a missing
-/// or unreadable one is an <see cref="ArgumentException"/> naming it), the broker's certificate checked
-/// (its name, its dates, its chain: to the CA file when one is given, else to the system's store), and
-/// why a certificate was refused in words, for the one line a failed connection prints.
+/// One connection's TLS from <see cref="AmqpTlsOptions"/>, as Prewire's client does it and any other
+/// client can (the apps give it to RabbitMQ.Client's <c>SslOption</c>): the files read, the broker's
+/// certificate checked (its name, its dates, its chain: to the CA file when one is given, else to the
+/// system's store), and why a certificate was refused in words, for the one line a failed connection prints.
 /// </summary>
-internal sealed class TlsCheck
+public sealed class AmqpTlsCheck
 {
+    /// <summary>The TLS versions offered: 1.2 and 1.3.</summary>
     public const SslProtocols Protocols = SslProtocols.Tls12 | SslProtocols.Tls13;
 
     private const string SubjectAlternativeName = "2.5.29.17";
@@ -20,7 +21,9 @@ internal sealed class TlsCheck
     private readonly X509Certificate2Collection? _authorities;
     private readonly string? _caFile;
 
-    public TlsCheck(AmqpTlsOptions options, string host)
+    /// <summary>Reads the files <paramref name="options"/> names, for a connection to <paramref name="host"/>.</summary>
+    /// <exception cref="ArgumentException">A file cannot be read or holds no certificate (or key); the message names it.</exception>
+    public AmqpTlsCheck(AmqpTlsOptions options, string host)
     {
         ArgumentNullException.ThrowIfNull(options);
         if (options.ClientKeyFile is not null && options.ClientCertificateFile is null) options.Validate();
@@ -39,6 +42,7 @@ internal sealed class TlsCheck
     /// <summary>Why the broker's certificate was refused, once it was.</summary>
     public string? Refusal { get; private set; }
 
+    /// <summary>SslStream's options for this check: the host, the versions, <see cref="Validate"/>, the client certificate.</summary>
     public SslClientAuthenticationOptions ClientOptions() => new()
     {
         TargetHost = Host,
@@ -48,7 +52,7 @@ internal sealed class TlsCheck
         ClientCertificates = ClientCertificate is null ? null : [ClientCertificate],
     };
 
-    /// <summary>The check itself, as SslStream and RabbitMQ.Client's SslOption call it.</summary>
+    /// <summary>The check itself, as SslStream and RabbitMQ.Client's SslOption call it; records <see cref="Refusal"/> when it refuses.</summary>
     public bool Validate(object sender, X509Certificate? certificate, X509Chain? chain, SslPolicyErrors errors)
     {
         if (certificate is null)

@@ -30,6 +30,8 @@ public sealed class AmqpTlsOptions
     public void Validate()
     {
         if (ClientKeyFile is not null && ClientCertificateFile is null) throw new ArgumentException($"the client key {ClientKeyFile} was given without a client certificate");
-        _ = new Internal.TlsCheck(this, host: "");
+        if (CaFile is null && ClientCertificateFile is null) return;
+        if (!Internal.AmqpFeatures.TlsIsSupported) throw new ArgumentException($"this build has no TLS ({Internal.AmqpFeatures.TlsSwitch} is off): a CA file or client certificate has no use");
+        _ = new AmqpTlsCheck(this, host: "");
     }
 }

@@ -76,7 +76,7 @@ internal sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
             var reason = e is SocketException socketError ? socketError.Message : $"no answer within {options.ConnectTimeout.TotalSeconds:0.#} s";
             throw new IOException($"cannot connect to {endpoint}: {reason}", e);
         }
-        if (tls is null) return new SocketConnection(socket, null, endpoint, options);
+        if (tls is null || !Amqp.Internal.AmqpFeatures.TlsIsSupported) return new SocketConnection(socket, null, endpoint, options);
         var stream = new SslStream(new NetworkStream(socket, ownsSocket: true));
         try
         {
@@ -107,7 +107,7 @@ internal sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
         try
         {
             // TLS says goodbye in a close_notify alert before the socket's own.
-            if (_tls is not null) await _tls.ShutdownAsync().ConfigureAwait(false);
+            if (_tls is not null && Amqp.Internal.AmqpFeatures.TlsIsSupported) await _tls.ShutdownAsync().ConfigureAwait(false);
             _socket.Shutdown(SocketShutdown.Send);
         }
         catch (Exception e) when (e is SocketException or IOException or ObjectDisposedException)
@@ -175,7 +175,7 @@ internal sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
             while (true)
             {
                 var memory = writer.GetMemory(4096);
-                var received = _tls is null
+                var received = _tls is null || !Amqp.Internal.AmqpFeatures.TlsIsSupported
                     ? await _socket.ReceiveAsync(memory, SocketFlags.None).ConfigureAwait(false)
                     : await _tls.ReadAsync(memory).ConfigureAwait(false);
                 if (received == 0) break; // the peer closed its side
@@ -196,7 +196,7 @@ internal sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
     {
         var reader = _output.Reader;
         using var sender = new SocketSender();
-        using var tls = _tls is null ? null : new TlsWriter(_tls);
+        using var tls = _tls is null || !Amqp.Internal.AmqpFeatures.TlsIsSupported ? null : new TlsWriter(_tls);
         DirectSend? direct = null;
         Exception? error = null;
         try
