@@ -95,6 +95,31 @@ public sealed class BadInputTests(PublishedApps published)
         AssertFailsAsync(appName, rid, 1, "refused virtual host 'no-such-vhost'", "--uri", new UriBuilder(TestBroker.Uri) { Path = "/no-such-vhost" }.Uri.ToString());
 
     // One clear line on stderr, no stack trace, no password, and the exit code.
+    public static TheoryData<string, string, string> TlsRefusalsByAppAndClient()
+    {
+        var data = new TheoryData<string, string, string>();
+        foreach (var appName in new[] { App.Publisher.Name, App.Consumer.Name })
+            foreach (var client in Rids.Clients)
+                foreach (var refusal in TlsRefusals.All)
+                    data.Add(appName, client, refusal);
+        return data;
+    }
+
+    // linux-x64: what each refusal says is the clients' own tests'; here, that the NativeAOT apps say it in one line and exit 1.
+    [Theory]
+    [MemberData(nameof(TlsRefusalsByAppAndClient))]
+    public async Task Each_TLS_refusal_exits_1_with_one_line_on_either_client(string appName, string client, string refusal)
+    {
+        await using var peer = await TlsRefusals.ArrangeAsync(refusal);
+        string[] ca = peer.CaFile is null ? [] : ["--ca-file", peer.CaFile];
+        await AssertFailsAsync(appName, Repo.HostRid, 1, peer.Expected, ["--uri", $"amqps://guest:topsecret@127.0.0.1:{peer.Port}/", .. ca, .. Rids.ClientArguments(client)]);
+    }
+
+    [Theory]
+    [MemberData(nameof(BrokerAppsByRid))]
+    public Task A_CA_file_that_is_not_there_is_a_usage_error_exit_2(string appName, string rid) =>
+        AssertFailsAsync(appName, rid, 2, "TLS (--ca-file, --client-cert, --client-key): the CA file /no/such/ca.pem cannot be read", "--ca-file", "/no/such/ca.pem", "--uri", TestBroker.TlsUri.ToString());
+
     private async Task AssertFailsAsync(string appName, string rid, int exitCode, string expected, params string[] args)
     {
         var result = await published.GetSucceededAsync(App.Named(appName), rid);

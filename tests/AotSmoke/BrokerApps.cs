@@ -8,23 +8,31 @@ namespace Prewire.AotSmoke;
 /// <summary>
 /// The Publisher and the Consumer of one RID run against one broker, and what their report lines say:
 /// the runs the messaging tests are made of. Every run must end within its timeout (a hang fails).
+/// Given <paramref name="tls"/>, the apps connect to those amqps:// nodes trusting that CA file, while
+/// pika still reads the queues over the plain <paramref name="broker"/>.
 /// </summary>
-internal sealed partial class BrokerApps(PublishedApps published, string rid, string broker)
+internal sealed partial class BrokerApps(PublishedApps published, string rid, string broker, (string Uri, string CaFile)? tls = null)
 {
     /// <summary>The broker as --uri takes it: one node, or several separated by commas.</summary>
     public string Broker => broker;
 
+    private string[] Connect => tls is { } over ? ["--uri", over.Uri, "--ca-file", over.CaFile] : ["--uri", broker];
+
+    /// <summary>The apps of <paramref name="rid"/> on the node's amqps:// listener.</summary>
+    public static BrokerApps OverTls(PublishedApps published, string rid, BrokerNode node) =>
+        new(published, rid, node.Uri.ToString(), (node.TlsUri.ToString(), Path.Combine(node.TlsDirectory, "ca.pem")));
+
     public async Task<AppProcess> StartAsync(App app, string queue, int count, params string[] args)
     {
         var build = await published.GetSucceededAsync(app, rid);
-        return AppProcess.Start(build.ExecutablePath, ["--uri", broker, "--queue", queue, "--count", $"{count}", .. args], rid: rid);
+        return AppProcess.Start(build.ExecutablePath, [.. Connect, "--queue", queue, "--count", $"{count}", .. args], rid: rid);
     }
 
     /// <summary>Starts <paramref name="app"/> without a count: the Consumer as a worker, running until it is stopped.</summary>
     public async Task<AppProcess> StartWorkerAsync(App app, string queue, params string[] args)
     {
         var build = await published.GetSucceededAsync(app, rid);
-        return AppProcess.Start(build.ExecutablePath, ["--uri", broker, "--queue", queue, .. args], rid: rid);
+        return AppProcess.Start(build.ExecutablePath, [.. Connect, "--queue", queue, .. args], rid: rid);
     }
 
     /// <summary>Waits for <paramref name="process"/> to exit with <paramref name="expected"/>; if it does not, says what it printed.</summary>

@@ -28,12 +28,22 @@ public sealed partial class BrokerFailureTests(PublishedApps published, OwnBroke
 {
     public static TheoryData<string, string> EachWithEachClient => Rids.EachWithEachClient();
 
+    public static TheoryData<string> EachClient => [.. Rids.Clients];
+
     [Theory]
     [MemberData(nameof(EachWithEachClient))]
-    public async Task A_broker_restart_mid_run_is_ridden_out_by_both_apps_and_every_confirmed_message_is_consumed(string rid, string client)
+    public Task A_broker_restart_mid_run_is_ridden_out_by_both_apps_and_every_confirmed_message_is_consumed(string rid, string client) =>
+        RestartMidRunAsync(Apps(rid), rid, client);
+
+    [Theory]
+    [MemberData(nameof(EachClient))]
+    public Task Over_amqps_a_broker_restart_mid_run_is_ridden_out_too(string client) =>
+        RestartMidRunAsync(BrokerApps.OverTls(published, Repo.HostRid, broker.Node), Repo.HostRid, client);
+
+    private async Task RestartMidRunAsync(BrokerApps apps, string rid, string client)
     {
         // At most 2,000 messages a second (500 under qemu): the run lasts 10 s, so the restart after 1 s is mid-run.
-        var (apps, queue, count) = (Apps(rid), $"aotsmoke.restart.{rid}.{Guid.NewGuid():N}", Rids.Scaled(rid, 20_000));
+        var (queue, count) = ($"aotsmoke.restart.{rid}.{Guid.NewGuid():N}", Rids.Scaled(rid, 20_000));
         // Both apps on the client under test: RabbitMQ.Client, or Prewire's own both ways.
         await using var consume = await apps.StartAsync(App.Consumer, queue, count, ["--log-level", "Debug", .. Rids.ClientArguments(client)]);
         await consume.WaitForReadyAsync(AppRuns.ReadyTimeout(rid));

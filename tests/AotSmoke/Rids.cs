@@ -18,15 +18,16 @@ internal static class Rids
 
     public static TheoryData<string> Each() => new(All.ToArray());
 
-    /// <summary>Each RID with each client: "RabbitMQ.Client" and "AmqpPublisher" (Prewire's own: <c>--amqp-publisher</c>, which is <c>--client prewire</c>).</summary>
+    /// <summary>The clients: "RabbitMQ.Client" and "AmqpPublisher" (Prewire's own: <c>--amqp-publisher</c>, which is <c>--client prewire</c>).</summary>
+    public static IReadOnlyList<string> Clients { get; } = ["RabbitMQ.Client", "AmqpPublisher"];
+
+    /// <summary>Each RID with each of the <see cref="Clients"/>.</summary>
     public static TheoryData<string, string> EachWithEachClient()
     {
         var data = new TheoryData<string, string>();
         foreach (var rid in All)
-        {
-            data.Add(rid, "RabbitMQ.Client");
-            data.Add(rid, "AmqpPublisher");
-        }
+            foreach (var client in Clients)
+                data.Add(rid, client);
         return data;
     }
 

@@ -16,6 +16,9 @@ public sealed class TestBroker : IAsyncDisposable
 
     public static Uri Uri => _node.Value.Uri;
 
+    /// <summary>The test node itself.</summary>
+    public static BrokerNode Node => _node.Value;
+
     /// <summary>The test node's amqps:// listener.</summary>
     public static Uri TlsUri => _node.Value.TlsUri;
 

@@ -12,7 +12,9 @@ namespace Prewire;
 /// </summary>
 public static class TlsRefusals
 {
-    public static TheoryData<string> Cases => ["another CA", "the system's store", "expired", "another name", "the plain port", "a silent port"];
+    public static IReadOnlyList<string> All { get; } = ["another CA", "the system's store", "expired", "another name", "the plain port", "a silent port"];
+
+    public static TheoryData<string> Cases => [.. All];
 
     /// <summary>A peer for <paramref name="refusal"/>: its port, the CA file to trust (null: the system's store), what the line must hold; dispose it after.</summary>
     public static async Task<Peer> ArrangeAsync(string refusal)
