@@ -26,7 +26,7 @@ public sealed class AmqpTlsCheck
     public AmqpTlsCheck(AmqpTlsOptions options, string host)
     {
         ArgumentNullException.ThrowIfNull(options);
-        if (options.ClientKeyFile is not null && options.ClientCertificateFile is null) options.Validate();
+        ThrowIfKeyWithoutCertificate(options);
         Host = host;
         _caFile = options.CaFile;
         if (options.CaFile is { } caFile) _authorities = Authorities(caFile);
@@ -119,6 +119,12 @@ public sealed class AmqpTlsCheck
         if (extension is null) return [certificate.GetNameInfo(X509NameType.SimpleName, forIssuer: false)];
         var names = new X509SubjectAlternativeNameExtension(extension.RawData);
         return [.. names.EnumerateDnsNames(), .. names.EnumerateIPAddresses().Select(a => a.ToString())];
+    }
+
+    internal static void ThrowIfKeyWithoutCertificate(AmqpTlsOptions options)
+    {
+        if (options.ClientKeyFile is not null && options.ClientCertificateFile is null)
+            throw new ArgumentException($"the client key {options.ClientKeyFile} was given without a client certificate");
     }
 
     private static X509Certificate2Collection Authorities(string caFile)

@@ -29,7 +29,7 @@ public sealed class AmqpTlsOptions
     /// <exception cref="ArgumentException">A file cannot be read or holds no certificate (or key); the message names it and why.</exception>
     public void Validate()
     {
-        if (ClientKeyFile is not null && ClientCertificateFile is null) throw new ArgumentException($"the client key {ClientKeyFile} was given without a client certificate");
+        AmqpTlsCheck.ThrowIfKeyWithoutCertificate(this);
         if (CaFile is null && ClientCertificateFile is null) return;
         if (!Internal.AmqpFeatures.TlsIsSupported) throw new ArgumentException($"this build has no TLS ({Internal.AmqpFeatures.TlsSwitch} is off): a CA file or client certificate has no use");
         _ = new AmqpTlsCheck(this, host: "");
