@@ -14,6 +14,7 @@ public sealed class TcpRelay : IDisposable
     private readonly Task _relaying;
     private TaskCompletionSource _serverFlowing = Flowing();
     private TaskCompletionSource _clientFlowing = Flowing();
+    private readonly TaskCompletionSource<Socket> _clientSocket = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
     public TcpRelay(int serverPort)
     {
@@ -49,6 +50,14 @@ public sealed class TcpRelay : IDisposable
         _clientFlowing.TrySetResult();
     }
 
+    /// <summary>Resets the client's connection (RST, nothing held is passed on): a network that dropped it.</summary>
+    public async Task ResetClientAsync()
+    {
+        var socket = await _clientSocket.Task.WaitAsync(TimeSpan.FromSeconds(10));
+        socket.LingerState = new LingerOption(true, 0);
+        socket.Close();
+    }
+
     private static void Hold(ref TaskCompletionSource flowing)
     {
         if (flowing.Task.IsCompleted) flowing = Flowing();
@@ -59,6 +68,7 @@ public sealed class TcpRelay : IDisposable
     private async Task RelayAsync(int serverPort)
     {
         using var client = await _listener.AcceptTcpClientAsync();
+        _clientSocket.SetResult(client.Client);
         using var server = new TcpClient();
         await server.ConnectAsync(IPAddress.Loopback, serverPort);
         var up = CopyAsync(client.GetStream(), server.GetStream(), _clientToServer, gate: () => _clientFlowing.Task);

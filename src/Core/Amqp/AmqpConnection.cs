@@ -157,6 +157,10 @@ public sealed partial class AmqpConnection : IAsyncDisposable
                         await _transport.Output.FlushAsync(cancellationToken).ConfigureAwait(false);
                     }
                 }
+                catch (Exception e) when (e is IOException or InvalidOperationException or ObjectDisposedException)
+                {
+                    // The send side failed before the read loop saw it: the loss is no news to whoever closes.
+                }
                 finally
                 {
                     WriteLock.Release();

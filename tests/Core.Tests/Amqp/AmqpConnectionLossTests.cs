@@ -1,0 +1,68 @@
+using Prewire.Testing;
+
+namespace Prewire.Amqp;
+
+/// <summary>A connection the network drops, through a relay to the real broker that resets it.</summary>
+public sealed class AmqpConnectionLossTests
+{
+    [Fact]
+    public async Task Closing_a_connection_whose_send_failed_before_its_read_loop_saw_the_loss_does_not_throw()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        using var relay = new TcpRelay(TestBroker.Uri.Port);
+        var options = AmqpConsumerTests.Options();
+        options.Uri = AmqpUri.Parse($"amqp://guest:guest@127.0.0.1:{relay.Port}/");
+        await using var connection = await AmqpConnection.ConnectAsync(options, ct);
+        var queue = await AmqpConsumerTests.NewQueueAsync(connection);
+        await AmqpConsumerTests.PublishAsync(connection, queue, 1);
+        await using var publisher = await AmqpPublisher.OpenAsync(connection, cancellationToken: ct);
+
+        // The handler runs on the read loop and holds it: the reset stays unseen there while a send fails.
+        using var handling = new SemaphoreSlim(0);
+        using var release = new ManualResetEventSlim();
+        await using var consumer = await AmqpConsumer.StartAsync(connection, new AmqpConsumerOptions { Queue = queue }, _ =>
+        {
+            handling.Release();
+            release.Wait(TimeSpan.FromSeconds(30));
+            return ValueTask.CompletedTask;
+        }, ct);
+        try
+        {
+            await handling.WaitAsync(ct);
+            await relay.ResetClientAsync();
+            // Its confirm never comes; the send loop fails on its frames.
+            var unconfirmed = publisher.PublishAsync("", queue, null, new byte[16], cancellationToken: ct).AsTask();
+            await SendFailedAsync(connection, ct);
+
+            // What a reconnect does with the lost connection: close it. The loss is no news to the caller.
+            await connection.CloseAsync(ct);
+            await Assert.ThrowsAnyAsync<Exception>(() => unconfirmed);
+        }
+        finally
+        {
+            release.Set();
+        }
+    }
+
+    // The send loop failed once a flush rethrows its error.
+    private static async Task SendFailedAsync(AmqpConnection connection, CancellationToken ct)
+    {
+        for (var started = DateTime.UtcNow; DateTime.UtcNow - started < TimeSpan.FromSeconds(10); await Task.Delay(10, ct))
+        {
+            await connection.WriteLock.WaitAsync();
+            try
+            {
+                await connection.Transport.Output.FlushAsync(ct);
+            }
+            catch (IOException)
+            {
+                return;
+            }
+            finally
+            {
+                connection.WriteLock.Release();
+            }
+        }
+        Assert.Fail("the send loop did not fail within 10 s of the reset");
+    }
+}
