@@ -2,16 +2,19 @@ namespace Prewire.Testing;
 
 /// <summary>
 /// A RabbitMQ cluster on loopback (build/broker.sh cluster): several nodes, one epmd, each node's
-/// AMQP port its own; disposing stops them all.
+/// AMQP port its own (and, started with TLS, an amqps:// port beside it, all signed by one CA);
+/// disposing stops them all.
 /// </summary>
 public sealed class BrokerCluster : IAsyncDisposable
 {
     private readonly string _stateDirectory;
 
-    private BrokerCluster(string stateDirectory, IReadOnlyList<string> uris)
+    private BrokerCluster(string stateDirectory, IReadOnlyList<string> uris, IReadOnlyList<string> tlsUris, string? caFile)
     {
         _stateDirectory = stateDirectory;
         Uris = uris;
+        TlsUris = tlsUris;
+        CaFile = caFile;
     }
 
     /// <summary>The nodes' AMQP URIs, node 1 first.</summary>
@@ -20,13 +23,20 @@ public sealed class BrokerCluster : IAsyncDisposable
     /// <summary>All of them as --uri and RABBITMQ_URI take them.</summary>
     public string Uri => string.Join(',', Uris);
 
-    public static async Task<BrokerCluster> StartAsync(string stateDirectory, int nodes = 3)
+    /// <summary>The nodes' amqps:// URIs, node 1 first (none unless started with TLS).</summary>
+    public IReadOnlyList<string> TlsUris { get; }
+
+    /// <summary>The CA that signed every node's certificate (started with TLS).</summary>
+    public string? CaFile { get; }
+
+    public static async Task<BrokerCluster> StartAsync(string stateDirectory, int nodes = 3, bool tls = false)
     {
-        var (exitCode, output) = await RunAsync(stateDirectory, "cluster", $"{nodes}").ConfigureAwait(false);
+        var (exitCode, output) = await RunAsync(stateDirectory, ["cluster", $"{nodes}", .. tls ? ["--tls"] : Array.Empty<string>()]).ConfigureAwait(false);
         var envFile = Path.Combine(stateDirectory, "env");
         if (exitCode != 0 || !File.Exists(envFile)) throw new InvalidOperationException($"build/broker.sh cluster failed ({exitCode}):\n{output}");
-        var uris = File.ReadLines(envFile).First(l => l.StartsWith("RABBITMQ_URI=", StringComparison.Ordinal))["RABBITMQ_URI=".Length..].Split(',');
-        return new BrokerCluster(stateDirectory, uris);
+        var env = File.ReadLines(envFile).Select(l => l.Split('=', 2)).Where(p => p.Length == 2).ToDictionary(p => p[0], p => p[1]);
+        var tlsUris = env.TryGetValue("RABBITMQ_TLS_URI", out var given) ? given.Split(',') : [];
+        return new BrokerCluster(stateDirectory, env["RABBITMQ_URI"].Split(','), tlsUris, env.GetValueOrDefault("PREWIRE_CA_FILE"));
     }
 
     /// <summary>rabbitmqctl against node <paramref name="node"/> (1-based).</summary>
