@@ -57,6 +57,8 @@ make_pki() {
   #   other-ca.pem/.key    a CA that signed nothing here, and, signed by ca.pem for the refusal tests:
   #   expired.pem/.key     the broker's names, expired yesterday
   #   elsewhere.pem/.key   valid, for elsewhere.invalid only
+  #   intermediate.pem/.key a CA signed by ca.pem, and, signed by it, shown without it:
+  #   unsent.pem/.key      the broker's names, its issuer only to be fetched (AIA caIssuers, a closed port)
   local dir=$1
   mkdir -p "$dir"
   (
@@ -64,11 +66,13 @@ make_pki() {
     cd "$dir"
     key() { openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$1" 2>/dev/null; }
     authority() { key "$1.key"; openssl req -x509 -key "$1.key" -out "$1.pem" -days 30 -subj "/CN=$2" 2>/dev/null; }
+    # signed NAME CN SAN DAYS EKU [ISSUER [EXTRA-EXTENSION]]
     signed() {
+      local issuer=${6:-ca}
       key "$1.key"
       openssl req -new -key "$1.key" -subj "/CN=$2" -out "$1.csr" 2>/dev/null
-      printf 'subjectAltName=%s\nextendedKeyUsage=%s\n' "$3" "$5" > "$1.ext"
-      openssl x509 -req -in "$1.csr" -CA ca.pem -CAkey ca.key -CAcreateserial -days "$4" -extfile "$1.ext" -out "$1.pem" 2>/dev/null
+      printf 'subjectAltName=%s\nextendedKeyUsage=%s\n%s\n' "$3" "$5" "${7:-}" > "$1.ext"
+      openssl x509 -req -in "$1.csr" -CA "$issuer.pem" -CAkey "$issuer.key" -CAcreateserial -days "$4" -extfile "$1.ext" -out "$1.pem" 2>/dev/null
       rm -f "$1.csr" "$1.ext"
     }
     authority ca "Prewire test CA"
@@ -77,6 +81,12 @@ make_pki() {
     signed client prewire-client "DNS:prewire-client" 30 clientAuth
     signed expired localhost "DNS:localhost,IP:127.0.0.1" -1 serverAuth
     signed elsewhere elsewhere.invalid "DNS:elsewhere.invalid" 30 serverAuth
+    key intermediate.key
+    openssl req -new -key intermediate.key -subj "/CN=Prewire test intermediate" -out intermediate.csr 2>/dev/null
+    printf 'basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n' > intermediate.ext
+    openssl x509 -req -in intermediate.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 30 -extfile intermediate.ext -out intermediate.pem 2>/dev/null
+    rm -f intermediate.csr intermediate.ext
+    signed unsent localhost "DNS:localhost,IP:127.0.0.1" 30 serverAuth intermediate "authorityInfoAccess=caIssuers;URI:http://127.0.0.1:9/intermediate.pem"
   ) || { say "could not make the TLS certificates in $dir (is openssl installed?)"; return 1; }
 }
 

@@ -12,7 +12,7 @@ namespace Prewire;
 /// </summary>
 public static class TlsRefusals
 {
-    public static IReadOnlyList<string> All { get; } = ["another CA", "the system's store", "expired", "another name", "the plain port", "a silent port"];
+    public static IReadOnlyList<string> All { get; } = ["another CA", "the system's store", "expired", "another name", "an intermediate it does not send", "the plain port", "a silent port"];
 
     public static TheoryData<string> Cases => [.. All];
 
@@ -34,6 +34,10 @@ public static class TlsRefusals
             case "another name":
                 var elsewhere = await OpenSslServer.StartAsync(File("elsewhere.pem"), File("elsewhere.key"));
                 return new(elsewhere.Port, ca, "its certificate names elsewhere.invalid, not 127.0.0.1", elsewhere);
+            case "an intermediate it does not send":
+                // Its issuer is only named (AIA, a closed port): nothing is fetched, the chain stops short.
+                var unsent = await OpenSslServer.StartAsync(File("unsent.pem"), File("unsent.key"));
+                return new(unsent.Port, ca, $"its certificate, issued by 'CN=Prewire test intermediate', is not signed by the CA in {ca}", unsent);
             case "the plain port":
                 return new(TestBroker.Uri.Port, ca, "is it the broker's TLS port?", null);
             case "a silent port":

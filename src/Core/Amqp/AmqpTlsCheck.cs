@@ -11,6 +11,12 @@ namespace Prewire.Amqp;
 /// certificate checked (its name, its dates, its chain: to the CA file when one is given, else to the
 /// system's store), and why a certificate was refused in words, for the one line a failed connection prints.
 /// </summary>
+/// <remarks>
+/// Nothing is fetched during a handshake: no missing intermediate certificate is downloaded from the
+/// address a certificate names (AIA), so the broker must send its chain (RabbitMQ sends what its
+/// certfile holds) or the CA file must hold the intermediates. That keeps an HTTP client out of the
+/// handshake, and out of a NativeAOT binary built without RabbitMQ.Client (1.2 MB, docs/transport.md).
+/// </remarks>
 public sealed class AmqpTlsCheck
 {
     /// <summary>The TLS versions offered: 1.2 and 1.3.</summary>
@@ -48,6 +54,7 @@ public sealed class AmqpTlsCheck
         TargetHost = Host,
         EnabledSslProtocols = Protocols,
         CertificateRevocationCheckMode = X509RevocationMode.NoCheck,
+        CertificateChainPolicy = NoDownloads(new X509ChainPolicy()),
         RemoteCertificateValidationCallback = Validate,
         ClientCertificates = ClientCertificate is null ? null : [ClientCertificate],
     };
@@ -83,7 +90,7 @@ public sealed class AmqpTlsCheck
             using var chain = new X509Chain();
             chain.ChainPolicy.TrustMode = X509ChainTrustMode.CustomRootTrust;
             chain.ChainPolicy.CustomTrustStore.AddRange(_authorities);
-            chain.ChainPolicy.RevocationMode = X509RevocationMode.NoCheck;
+            NoDownloads(chain.ChainPolicy);
             if (chain.Build(certificate)) yield break;
             problems = Flags(chain.ChainStatus);
         }
@@ -108,6 +115,13 @@ public sealed class AmqpTlsCheck
         var rest = problems & ~(untrusted | X509ChainStatusFlags.NotTimeValid);
         if (rest != X509ChainStatusFlags.NoError || problems == X509ChainStatusFlags.NoError)
             yield return $"its certificate chain is not valid ({rest})";
+    }
+
+    private static X509ChainPolicy NoDownloads(X509ChainPolicy policy)
+    {
+        policy.DisableCertificateDownloads = true;
+        policy.RevocationMode = X509RevocationMode.NoCheck;
+        return policy;
     }
 
     private static X509ChainStatusFlags Flags(X509ChainStatus[] statuses) =>
