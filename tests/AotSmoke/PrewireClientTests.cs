@@ -50,11 +50,11 @@ public sealed class PrewireClientTests(PublishedApps published)
         TestContext.Current.TestOutputHelper?.WriteLine($"{app}: {result.Size:N0} bytes built without RabbitMQ.Client, with TLS");
     }
 
-    [Fact]
-    public async Task Built_without_RabbitMQ_Client_the_consoles_move_every_message_over_amqps_and_fetch_no_certificate()
+    [Theory]
+    [MemberData(nameof(EachRid))]
+    public async Task Built_without_RabbitMQ_Client_the_consoles_move_every_message_over_amqps_and_fetch_no_certificate(string rid)
     {
-        const int count = 2_000;
-        var (rid, queue, broker) = (Repo.HostRid, $"prewire.own-client-tls.{Guid.NewGuid():N}", TestBroker.Uri.ToString());
+        var (count, queue, broker) = (Rids.Scaled(rid, 2_000), $"prewire.own-client-tls.{rid}.{Guid.NewGuid():N}", TestBroker.Uri.ToString());
         var publisher = await published.GetSucceededAsync(App.Publisher, rid, PublishMode.AotPrewireClient);
         var consumer = await published.GetSucceededAsync(App.Consumer, rid, PublishMode.AotPrewireClient);
         string[] overTls = ["--uri", TestBroker.TlsUri.ToString(), "--ca-file", Path.Combine(TestBroker.TlsDirectory, "ca.pem")];
@@ -71,7 +71,7 @@ public sealed class PrewireClientTests(PublishedApps published)
         // has no HTTP client to fetch with: asked to, it would fail otherwise).
         await using var peer = await TlsRefusals.ArrangeAsync("an intermediate it does not send");
         await using var refused = AppProcess.Start(publisher.ExecutablePath, ["--uri", $"amqps://guest:guest@127.0.0.1:{peer.Port}/", "--ca-file", peer.CaFile!, "--count", "1"], rid: rid);
-        Assert.Equal(1, await refused.WaitForExitAsync(TimeSpan.FromSeconds(30)));
+        Assert.Equal(1, await refused.WaitForExitAsync(AppRuns.ReadyTimeout(rid)));
         var line = Assert.Single(refused.Stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries));
         Assert.Contains(peer.Expected, line, StringComparison.Ordinal);
     }
