@@ -34,7 +34,7 @@ public sealed class BrokerCluster : IAsyncDisposable
         var (exitCode, output) = await RunAsync(stateDirectory, ["cluster", $"{nodes}", .. tls ? ["--tls"] : Array.Empty<string>()]).ConfigureAwait(false);
         var envFile = Path.Combine(stateDirectory, "env");
         if (exitCode != 0 || !File.Exists(envFile)) throw new InvalidOperationException($"build/broker.sh cluster failed ({exitCode}):\n{output}");
-        var env = File.ReadLines(envFile).Select(l => l.Split('=', 2)).Where(p => p.Length == 2).ToDictionary(p => p[0], p => p[1]);
+        var env = BrokerNode.ReadEnv(envFile);
         var tlsUris = env.TryGetValue("RABBITMQ_TLS_URI", out var given) ? given.Split(',') : [];
         return new BrokerCluster(stateDirectory, env["RABBITMQ_URI"].Split(','), tlsUris, env.GetValueOrDefault("PREWIRE_CA_FILE"));
     }

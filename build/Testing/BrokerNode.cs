@@ -50,9 +50,13 @@ public sealed class BrokerNode : IAsyncDisposable
         var envFile = Path.Combine(stateDirectory, "env");
         if (exitCode != 0 || !File.Exists(envFile))
             throw new InvalidOperationException($"build/broker.sh start --tls failed ({exitCode}); are rabbitmq-server and openssl installed (build/bootstrap.sh)?\n{output}");
-        var env = File.ReadLines(envFile).Select(l => l.Split('=', 2)).Where(p => p.Length == 2).ToDictionary(p => p[0], p => p[1]);
+        var env = ReadEnv(envFile);
         return new BrokerNode(new Uri(env["RABBITMQ_URI"]), new Uri(env["RABBITMQ_TLS_URI"]), env["PREWIRE_TLS_DIR"], stateDirectory);
     }
+
+    /// <summary>The NAME=value lines build/broker.sh writes to a state folder's env file.</summary>
+    internal static Dictionary<string, string> ReadEnv(string envFile) =>
+        File.ReadLines(envFile).Select(l => l.Split('=', 2)).Where(p => p.Length == 2).ToDictionary(p => p[0], p => p[1]);
 
     /// <summary>rabbitmqctl against this node (a node given by RABBITMQ_URI: the one build/broker.sh started by default).</summary>
     public async Task CtlAsync(params string[] args)

@@ -43,6 +43,9 @@ internal sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
         _sending = SendAsync();
     }
 
+    /// <summary>The TLS stream, when there is one; the switch is read here so a build without TLS trims every use.</summary>
+    private SslStream? Tls => Amqp.Internal.AmqpFeatures.TlsIsSupported ? _tls : null;
+
     /// <summary>host:port of the peer, for messages.</summary>
     public string Endpoint { get; }
 
@@ -107,7 +110,7 @@ internal sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
         try
         {
             // TLS says goodbye in a close_notify alert before the socket's own.
-            if (_tls is not null && Amqp.Internal.AmqpFeatures.TlsIsSupported) await _tls.ShutdownAsync().ConfigureAwait(false);
+            if (Tls is { } tls) await tls.ShutdownAsync().ConfigureAwait(false);
             _socket.Shutdown(SocketShutdown.Send);
         }
         catch (Exception e) when (e is SocketException or IOException or ObjectDisposedException)
@@ -175,9 +178,9 @@ internal sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
             while (true)
             {
                 var memory = writer.GetMemory(4096);
-                var received = _tls is null || !Amqp.Internal.AmqpFeatures.TlsIsSupported
-                    ? await _socket.ReceiveAsync(memory, SocketFlags.None).ConfigureAwait(false)
-                    : await _tls.ReadAsync(memory).ConfigureAwait(false);
+                var received = Tls is { } tls
+                    ? await tls.ReadAsync(memory).ConfigureAwait(false)
+                    : await _socket.ReceiveAsync(memory, SocketFlags.None).ConfigureAwait(false);
                 if (received == 0) break; // the peer closed its side
                 writer.Advance(received);
                 var flush = await writer.FlushAsync().ConfigureAwait(false);
@@ -196,7 +199,7 @@ internal sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
     {
         var reader = _output.Reader;
         using var sender = new SocketSender();
-        using var tls = _tls is null || !Amqp.Internal.AmqpFeatures.TlsIsSupported ? null : new TlsWriter(_tls);
+        using var tls = Tls is { } stream ? new TlsWriter(stream) : null;
         DirectSend? direct = null;
         Exception? error = null;
         try
