@@ -66,7 +66,7 @@ public sealed class RetryThenDeadLetter : Behavior<TransportReceiveContext>
     private async Task DeadLetterAsync(TransportReceiveContext context, Exception failure, int attempts)
     {
         await _deadLetters.SendAsync(context, failure, attempts).ConfigureAwait(false);
-        context.Outcome = ReceiveOutcome.DeadLettered;
+        (context.Outcome, context.Failure) = (ReceiveOutcome.DeadLettered, failure);
         _log.Warning("Message {MessageId} dead-lettered after {Attempts} attempts: {ExceptionType}: {Error}",
             context.MessageId.Length == 0 ? "(no id)" : context.MessageId, attempts, failure.GetType().Name, failure.Message);
     }

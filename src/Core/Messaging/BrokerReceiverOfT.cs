@@ -27,6 +27,8 @@ public abstract class BrokerReceiver<TDelivery>(BrokerConnection connection, Pip
     private int _inFlight;
     private int _closing;
     private int? _count;
+    private string _queue = "";
+    private string _processSpan = "process";
     private TaskCompletionSource _done = new();
     private TaskCompletionSource _drained = new();
 
@@ -44,6 +46,8 @@ public abstract class BrokerReceiver<TDelivery>(BrokerConnection connection, Pip
         var limit = prefetch == 0 || prefetch > most ? (ushort)Math.Min(most, ushort.MaxValue) : prefetch;
         (_count, _done, _drained) = (count, new(TaskCreationOptions.RunContinuationsAsynchronously), new(TaskCreationOptions.RunContinuationsAsynchronously));
         var reconnectsBefore = connection.Reconnects;
+        _queue = connection.Session.Options.Queue;
+        _processSpan = "process " + _queue;
         using var onStop = stopping.Register(() => _done.TrySetResult());
 
         while (true)
@@ -171,6 +175,7 @@ public abstract class BrokerReceiver<TDelivery>(BrokerConnection connection, Pip
         var (messageId, headers, body) = Read(delivery);
         // Pooled, as the body is borrowed: valid while the pipeline runs (a delivery costs the pipeline's own objects).
         var context = TransportReceiveContext.Rent(messageId, headers, body);
+        using var activity = MessagingActivities.StartProcess(_processSpan, _queue, messageId, headers, body.Length);
         var failed = false;
         try
         {
@@ -183,12 +188,14 @@ public abstract class BrokerReceiver<TDelivery>(BrokerConnection connection, Pip
 #pragma warning restore CA1031
             {
                 failed = true;
+                MessagingActivities.Failed(activity, e);
                 rejected(messageId, e);
                 Interlocked.Increment(ref _rejected);
                 await RejectAsync(delivery, requeue: false).ConfigureAwait(false);
                 return null;
             }
             if (context.Outcome == ReceiveOutcome.Duplicate) Interlocked.Increment(ref _duplicates);
+            if (context is { Outcome: ReceiveOutcome.DeadLettered, Failure: { } failure }) MessagingActivities.Failed(activity, failure);
             await AckAsync(delivery).ConfigureAwait(false);
             return context.Outcome;
         }

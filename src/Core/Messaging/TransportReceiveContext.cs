@@ -28,19 +28,22 @@ public sealed class TransportReceiveContext : BehaviorContext
     /// <remarks>Defaults to <see cref="ReceiveOutcome.Handled"/>.</remarks>
     public ReceiveOutcome Outcome { get; set; }
 
+    /// <summary>Why the message was dead-lettered (<see cref="ReceiveOutcome.DeadLettered"/>), set by the receive stage: the process span records it.</summary>
+    public Exception? Failure { get; set; }
+
     /// <summary>A context for a receiver's next delivery, from the pool when one is there; <see cref="Return"/> gives it back.</summary>
     internal static TransportReceiveContext Rent(string messageId, IReadOnlyDictionary<string, string> headers, ReadOnlySequence<byte> body)
     {
         if (ObjectPool<TransportReceiveContext>.TryRent() is not { } context) return new(messageId, headers, body);
         context.Reuse();
-        (context.MessageId, context.Headers, context.Body, context.Outcome) = (messageId, headers, body, default);
+        (context.MessageId, context.Headers, context.Body, context.Outcome, context.Failure) = (messageId, headers, body, default, null);
         return context;
     }
 
     /// <summary>Gives the context back once the pipeline is done: nothing may read it afterwards.</summary>
     internal void Return()
     {
-        (MessageId, Headers, Body) = ("", ReadOnlyDictionary<string, string>.Empty, default);
+        (MessageId, Headers, Body, Failure) = ("", ReadOnlyDictionary<string, string>.Empty, default, null);
         ObjectPool<TransportReceiveContext>.Return(this);
     }
 }

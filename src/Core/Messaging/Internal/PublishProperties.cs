@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Globalization;
 using Prewire.Amqp;
 using Prewire.Framing.Internal;
@@ -20,6 +21,9 @@ internal sealed class PublishProperties
 
     public BasicProperties Properties { get; } = new() { Headers = new(StringComparer.Ordinal) };
 
+    /// <summary>The publish span while the message is traced (<see cref="MessagingActivities"/>): kept here, not in the dispatch's state machine.</summary>
+    public Activity? Activity { get; set; }
+
     /// <summary>The header value for <paramref name="sentAt"/>: this publish's reused bytes, as <see cref="FieldTable"/> writes a long string.</summary>
     public object SentAt(DateTimeOffset sentAt) =>
         sentAt.TryFormat(_sentAt, out var written, "O", CultureInfo.InvariantCulture) && written == SentAtLength
@@ -40,5 +44,6 @@ internal sealed class PublishProperties
         Properties.MessageIdUtf8 = null;
         Properties.ContentType = null;
         Properties.Headers!.Clear();
+        Activity = null;
     }
 }
