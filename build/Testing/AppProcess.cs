@@ -47,6 +47,9 @@ public sealed class AppProcess : IAsyncDisposable
         // The apps read these; the harness decides them explicitly per run.
         start.Environment.Remove("RABBITMQ_URI");
         start.Environment.Remove("PREWIRE_URLS");
+        // Telemetry is on only where a test turns it on (OtlpReceiver), never because the host exports.
+        start.Environment.Remove("OTEL_EXPORTER_OTLP_ENDPOINT");
+        start.Environment.Remove("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT");
         foreach (var (key, value) in environment ?? new Dictionary<string, string>()) start.Environment[key] = value;
         return Launch(start);
     }

@@ -12,7 +12,10 @@ public enum PublishMode
     /// <summary>As <see cref="Jit"/>, with the expression-tree pipeline baseline (<c>-p:PipelineBuilder=ExpressionTree</c>).</summary>
     ExpressionTreeJit,
 
-    /// <summary>As <see cref="Aot"/>, built without RabbitMQ.Client (<c>-p:PrewireAmqpClient=Prewire</c>): Prewire's own client only.</summary>
+    /// <summary>
+    /// As <see cref="Aot"/>, the smallest build with TLS: without RabbitMQ.Client (<c>-p:PrewireAmqpClient=Prewire</c>),
+    /// Prewire's own client only, and without the OTLP exporter (<c>-p:PrewireTelemetry=false</c>).
+    /// </summary>
     AotPrewireClient,
 
     /// <summary>As <see cref="AotPrewireClient"/>, without TLS as well (<c>-p:PrewireTls=false</c>): amqps:// refused.</summary>

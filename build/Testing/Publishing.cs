@@ -21,8 +21,8 @@ public static class Publishing
             PublishMode.Jit => ["-p:PublishAot=false", "--self-contained", "true"],
             // build/NativeAot.props leaves PublishAot off for this builder.
             PublishMode.ExpressionTreeJit => ["-p:PipelineBuilder=ExpressionTree", "--self-contained", "true"],
-            PublishMode.AotPrewireClient => ["-p:PublishAot=true", "-p:PrewireAmqpClient=Prewire"],
-            PublishMode.AotPrewireClientNoTls => ["-p:PublishAot=true", "-p:PrewireAmqpClient=Prewire", "-p:PrewireTls=false"],
+            PublishMode.AotPrewireClient => ["-p:PublishAot=true", "-p:PrewireAmqpClient=Prewire", "-p:PrewireTelemetry=false"],
+            PublishMode.AotPrewireClientNoTls => ["-p:PublishAot=true", "-p:PrewireAmqpClient=Prewire", "-p:PrewireTelemetry=false", "-p:PrewireTls=false"],
             _ => throw new ArgumentOutOfRangeException(nameof(mode), mode, null),
         };
         return PublishProjectAsync(app, Path.Combine(Repo.Root, app.ProjectDirectory), rid, mode, modeArgs, OutputDirectory(app, rid, mode), cancellationToken: cancellationToken);

@@ -16,6 +16,9 @@ internal sealed partial class BrokerApps(PublishedApps published, string rid, st
     /// <summary>The broker as --uri takes it: one node, or several separated by commas.</summary>
     public string Broker => broker;
 
+    /// <summary>Variables every app started here gets (an OTLP endpoint, say), beside the inherited ones.</summary>
+    public IReadOnlyDictionary<string, string>? Environment { get; init; }
+
     private string[] Connect => tls is { } over ? ["--uri", over.Uri, "--ca-file", over.CaFile] : ["--uri", broker];
 
     /// <summary>The apps of <paramref name="rid"/> on the node's amqps:// listener.</summary>
@@ -25,14 +28,14 @@ internal sealed partial class BrokerApps(PublishedApps published, string rid, st
     public async Task<AppProcess> StartAsync(App app, string queue, int count, params string[] args)
     {
         var build = await published.GetSucceededAsync(app, rid);
-        return AppProcess.Start(build.ExecutablePath, [.. Connect, "--queue", queue, "--count", $"{count}", .. args], rid: rid);
+        return AppProcess.Start(build.ExecutablePath, [.. Connect, "--queue", queue, "--count", $"{count}", .. args], Environment, rid: rid);
     }
 
     /// <summary>Starts <paramref name="app"/> without a count: the Consumer as a worker, running until it is stopped.</summary>
     public async Task<AppProcess> StartWorkerAsync(App app, string queue, params string[] args)
     {
         var build = await published.GetSucceededAsync(app, rid);
-        return AppProcess.Start(build.ExecutablePath, [.. Connect, "--queue", queue, .. args], rid: rid);
+        return AppProcess.Start(build.ExecutablePath, [.. Connect, "--queue", queue, .. args], Environment, rid: rid);
     }
 
     /// <summary>Waits for <paramref name="process"/> to exit with <paramref name="expected"/>; if it does not, says what it printed.</summary>

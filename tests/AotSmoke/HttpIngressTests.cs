@@ -191,12 +191,12 @@ public sealed class HttpIngressTests(PublishedApps published)
         Assert.DoesNotContain("   at ", inUse.Stdout, StringComparison.Ordinal);
     }
 
-    internal static async Task<Endpoint> StartAsync(PublishedApps published, string rid, string? brokerUri, string queue, string[] args)
+    internal static async Task<Endpoint> StartAsync(PublishedApps published, string rid, string? brokerUri, string queue, string[] args, IReadOnlyDictionary<string, string>? environment = null)
     {
         var build = await published.GetSucceededAsync(App.HttpEndpoint, rid);
         var address = new Uri($"http://127.0.0.1:{FreePort.Next()}/");
         string[] broker = brokerUri is null ? [] : ["--uri", brokerUri, "--queue", queue];
-        var process = AppProcess.Start(build.ExecutablePath, ["--urls", address.ToString().TrimEnd('/'), .. broker, .. args], rid: rid);
+        var process = AppProcess.Start(build.ExecutablePath, ["--urls", address.ToString().TrimEnd('/'), .. broker, .. args], environment, rid: rid);
         var endpoint = new Endpoint(process, address);
         await process.WaitForReadyAsync(AppRuns.ReadyTimeout(rid));
         if (brokerUri is not null) await endpoint.WaitForReadinessAsync(HttpStatusCode.OK, TimeSpan.FromSeconds(30));

@@ -1,0 +1,73 @@
+using System.Net;
+using System.Net.Http.Headers;
+using System.Text.Json;
+using Prewire.Testing;
+
+namespace Prewire.AotSmoke;
+
+/// <summary>
+/// One trace from an HTTP POST to the Consumer's handler, in the NativeAOT binaries, read back from
+/// what their OTLP exporters sent to a receiver the test runs (<see cref="OtlpReceiver"/>): Kestrel's
+/// request span, the HttpEndpoint's publish span as its child, the Consumer's process span as the
+/// publish span's child, with the messaging conventions' attributes; a dead letter's span failed.
+/// </summary>
+public sealed class TracingTests(PublishedApps published)
+{
+    public static TheoryData<string, string> EachWithEachClient => Rids.EachWithEachClient();
+
+    [Theory]
+    [MemberData(nameof(EachWithEachClient))]
+    public async Task A_POST_is_one_trace_from_the_request_through_the_publish_to_the_handler(string rid, string client)
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var otlp = new OtlpReceiver();
+        var queue = $"aotsmoke.trace.{rid}.{client}.{Guid.NewGuid():N}";
+        // Under qemu one message, handled; on the host a poison one as well, dead-lettered.
+        string[] texts = Qemu.Emulates(rid) ? ["hello"] : ["hello", "poison pill"];
+        var ids = new List<string>();
+        await using (var endpoint = await HttpIngressTests.StartAsync(published, rid, TestBroker.Uri.ToString(), queue, Rids.ClientArguments(client), otlp.Environment()))
+        {
+            foreach (var text in texts)
+            {
+                // The Consumer reads the samples' text format: its content type, or the message is malformed.
+                using var content = new StringContent(text, MediaTypeHeaderValue.Parse("text/plain; charset=utf-8"));
+                using var response = await endpoint.Http.PostAsync(new Uri("messages/note", UriKind.Relative), content, ct);
+                Assert.Equal(HttpStatusCode.Accepted, response.StatusCode);
+                ids.Add(JsonDocument.Parse(await response.Content.ReadAsStringAsync(ct)).RootElement.GetProperty("id").GetString()!);
+            }
+            // Stopped as a container runtime stops it: what it traced is sent before it exits.
+            endpoint.Process.Terminate();
+            Assert.Equal(0, await endpoint.Process.WaitForExitAsync(AppRuns.ExitTimeout(rid)));
+        }
+
+        var apps = new BrokerApps(published, rid, TestBroker.Uri.ToString()) { Environment = otlp.Environment() };
+        var consumed = await apps.ConsumeAsync(queue, texts.Length, [.. Rids.ClientArguments(client), "--poison", "poison", "--max-attempts", "1"]);
+        Assert.Equal(texts.Length - 1, BrokerApps.ConsumerReported(consumed, "deadLettered"));
+
+        var spans = await otlp.WaitForAsync(s => s.Count(span => span.Kind == OtlpSpanKind.Consumer) == texts.Length, TimeSpan.FromSeconds(10));
+        for (var i = 0; i < texts.Length; i++)
+        {
+            var id = ids[i];
+            var publish = One(spans, s => s.Kind == OtlpSpanKind.Producer && s.Attribute("messaging.message.id") == id, $"the publish span of {id}");
+            var request = One(spans, s => s.SpanId == publish.ParentSpanId, $"the publish span's parent, {publish.ParentSpanId}");
+            var process = One(spans, s => s.Kind == OtlpSpanKind.Consumer && s.Attribute("messaging.message.id") == id, $"the process span of {id}");
+            Assert.Equal((OtlpSpanKind.Server, "prewire-httpendpoint", "Microsoft.AspNetCore", ""), (request.Kind, request.ServiceName, request.Scope, request.ParentSpanId));
+            Assert.Equal((request.TraceId, "prewire-httpendpoint", "Prewire.Messaging"), (publish.TraceId, publish.ServiceName, publish.Scope));
+            Assert.Equal((publish.TraceId, publish.SpanId, "prewire-consumer", $"process {queue}"), (process.TraceId, process.ParentSpanId, process.ServiceName, process.Name));
+            Assert.Equal(("rabbitmq", "send", "publish", queue), (publish.Attribute("messaging.system"), publish.Attribute("messaging.operation.type"),
+                publish.Attribute("messaging.operation.name"), publish.Attribute("messaging.rabbitmq.destination.routing_key")));
+            Assert.Equal(("rabbitmq", "process", queue), (process.Attribute("messaging.system"), process.Attribute("messaging.operation.type"), process.Attribute("messaging.destination.name")));
+            // OTLP status codes: 0 unset, 2 error.
+            Assert.Equal(texts[i].Contains("poison", StringComparison.Ordinal) ? (2, "System.InvalidOperationException", 1) : (0, "", 0),
+                (process.StatusCode, process.Attribute("error.type"), process.Events.Count(e => e == "exception")));
+        }
+    }
+
+    private static OtlpSpan One(IReadOnlyList<OtlpSpan> spans, Func<OtlpSpan, bool> match, string what)
+    {
+        var found = spans.Where(match).ToList();
+        Assert.True(found.Count == 1, $"{found.Count} spans are {what}; received {spans.Count}:\n" + string.Join("\n", spans.Select(s =>
+            $"  {s.ServiceName} {s.Scope} {s.Kind} '{s.Name}' trace {s.TraceId} span {s.SpanId} parent {s.ParentSpanId} status {s.StatusCode} [{string.Join(", ", s.Attributes.Select(a => $"{a.Key}={a.Value}"))}]")));
+        return found[0];
+    }
+}
