@@ -4,14 +4,16 @@ using System.Net;
 namespace Prewire.Testing;
 
 /// <summary>
-/// An OTLP/HTTP trace receiver on 127.0.0.1 for tests: takes what an exporter POSTs to <c>/v1/traces</c>
-/// (<c>application/x-protobuf</c>), decodes it (<see cref="OtlpTraceDecoder"/>) and keeps the spans. It is
-/// not part of any app: the apps' spans are read back from what their exporters sent over the wire.
+/// An OTLP/HTTP receiver on 127.0.0.1 for tests: takes what exporters POST to <c>/v1/traces</c> and
+/// <c>/v1/metrics</c> (<c>application/x-protobuf</c>), decodes it (<see cref="OtlpTraceDecoder"/>,
+/// <see cref="OtlpMetricDecoder"/>) and keeps the spans and data points. It is not part of any app: the
+/// apps' telemetry is read back from what their exporters sent over the wire.
 /// </summary>
 public sealed class OtlpReceiver : IAsyncDisposable
 {
     private readonly HttpListener _listener = new();
     private readonly ConcurrentQueue<OtlpSpan> _spans = new();
+    private readonly ConcurrentQueue<OtlpMetricPoint> _points = new();
     private readonly Task _serving;
     private int _requests;
 
@@ -45,6 +47,9 @@ public sealed class OtlpReceiver : IAsyncDisposable
 
     public IReadOnlyList<OtlpSpan> Spans => [.. _spans];
 
+    /// <summary>Every metric data point received, in the order received (cumulative sums: the last of a series is its total).</summary>
+    public IReadOnlyList<OtlpMetricPoint> MetricPoints => [.. _points];
+
     /// <summary>Waits until the spans received satisfy <paramref name="done"/>; the spans, whatever came, when the time is up.</summary>
     public async Task<IReadOnlyList<OtlpSpan>> WaitForAsync(Func<IReadOnlyList<OtlpSpan>, bool> done, TimeSpan timeout)
     {
@@ -69,14 +74,14 @@ public sealed class OtlpReceiver : IAsyncDisposable
             }
             using var body = new MemoryStream();
             await context.Request.InputStream.CopyToAsync(body).ConfigureAwait(false);
-            var traces = context.Request.Url?.AbsolutePath == "/v1/traces";
-            if (traces)
-            {
-                foreach (var span in OtlpTraceDecoder.Decode(body.GetBuffer().AsSpan(0, (int)body.Length))) _spans.Enqueue(span);
-                Interlocked.Increment(ref _requests);
-            }
-            // An empty ExportTraceServiceResponse: everything accepted.
-            context.Response.StatusCode = traces ? 200 : 404;
+            var path = context.Request.Url?.AbsolutePath;
+            var received = body.GetBuffer().AsSpan(0, (int)body.Length);
+            var known = path is "/v1/traces" or "/v1/metrics";
+            if (path == "/v1/traces") foreach (var span in OtlpTraceDecoder.Decode(received)) _spans.Enqueue(span);
+            if (path == "/v1/metrics") foreach (var point in OtlpMetricDecoder.Decode(received)) _points.Enqueue(point);
+            if (known) Interlocked.Increment(ref _requests);
+            // An empty export response: everything accepted.
+            context.Response.StatusCode = known ? 200 : 404;
             context.Response.ContentType = "application/x-protobuf";
             context.Response.Close();
         }

@@ -12,6 +12,7 @@ var broker = app.AddBroker("Queue the messages go to; declared if missing, with 
 var maxBodyOption = app.AddCount("--max-body-size", "Largest request body in bytes; a larger one is answered 413.", "PREWIRE_MAX_BODY_SIZE", 1024 * 1024);
 var maxConnectionsOption = app.AddCount("--max-connections", "Connections open at once; more wait in the listen backlog.", "PREWIRE_MAX_CONNECTIONS", 10_000);
 app.TracedSources.Add("Microsoft.AspNetCore"); // Kestrel's request span: the parent of each publish span
+app.ExportedMeters.Add(IngressMetrics.MeterName);
 var inline = app.AddFlag("--inline-scheduling", "Run request code on the socket's I/O thread (Kestrel's UnsafePreferInlineScheduling); see README before using it.");
 
 return app.Run(args, async (parsed, log, cancellationToken) =>
@@ -35,7 +36,8 @@ return app.Run(args, async (parsed, log, cancellationToken) =>
     Server.Configure(builder, addresses, parsed.GetValue(maxBodyOption), parsed.GetValue(maxConnectionsOption), parsed.GetValue(inline), log);
     Server.ConfigureLogging(builder, log, parsed.GetValue(app.LogLevel));
     // The runtime's own meter too: GC, allocations, thread pool, CPU (what a dashboard of a .NET service shows).
-    builder.Services.AddOpenTelemetry().WithMetrics(m => m.AddMeter(IngressMetrics.MeterName, "System.Runtime").AddPrometheusExporter());
+    builder.Services.AddOpenTelemetry().ConfigureResource(resource => AppTelemetry.Describe(resource, app.ServiceName))
+        .WithMetrics(m => m.AddMeter(IngressMetrics.MeterName, MessagingTelemetry.MeterName, "System.Runtime").AddPrometheusExporter());
     builder.Services.ConfigureHttpJsonOptions(json => json.SerializerOptions.TypeInfoResolverChain.Insert(0, AppJsonContext.Default));
     // Within the 5 s a container runtime gives: requests in flight finish (202 or 503), then the broker connections close.
     builder.Services.Configure<HostOptions>(host => host.ShutdownTimeout = TimeSpan.FromSeconds(3));

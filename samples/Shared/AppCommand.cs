@@ -30,8 +30,14 @@ public sealed class AppCommand
         _root = new Command(name, description) { new HelpOption(), new VersionOption(), LogLevel };
     }
 
+    /// <summary>The app's OpenTelemetry service name: its name in lower case, dashes for dots ("Prewire.HttpEndpoint" is prewire-httpendpoint).</summary>
+    public string ServiceName => _root.Name.Replace(".", "-", StringComparison.Ordinal).ToLowerInvariant();
+
     /// <summary>Sources traced beside Prewire's messaging spans when telemetry is on (<see cref="AppTelemetry"/>).</summary>
     public ICollection<string> TracedSources { get; } = [];
+
+    /// <summary>Meters exported beside Prewire's messaging metrics when telemetry is on (<see cref="AppTelemetry"/>).</summary>
+    public ICollection<string> ExportedMeters { get; } = [];
 
     /// <summary><c>--log-level</c>, falling back to <c>PREWIRE_LOG_LEVEL</c>.</summary>
     /// <remarks>Defaults to <c>Information</c>.</remarks>
@@ -190,8 +196,8 @@ public sealed class AppCommand
         _root.SetAction(async (parsed, _) =>
         {
             using var log = AppLogging.Create(parsed.GetValue(LogLevel), toStandardError: WantsJson(parsed));
-            // "Prewire.HttpEndpoint" is service prewire-httpendpoint; disposed last, so it sends the run's last spans.
-            using var telemetry = AppTelemetry.Start(_root.Name.Replace(".", "-", StringComparison.Ordinal).ToLowerInvariant(), TracedSources, log);
+            // Disposed last: it sends the run's last spans and metrics.
+            using var telemetry = AppTelemetry.Start(ServiceName, TracedSources, ExportedMeters, log);
             // Left to the runtime, SIGTERM ends the process at once (exit 143): what a container
             // runtime sends on stop would drop in-flight work. Both signals only ask the app to stop.
             using var stopping = new CancellationTokenSource();

@@ -39,7 +39,7 @@ public sealed class RabbitMqDispatch : BrokerDispatch
             DeliveryMode = (DeliveryModes)PersistentDeliveryMode,
             Headers = FieldTableOf(context),
         };
-        using var activity = StartPublishActivity(context, properties.Headers!);
+        var telemetry = PublishTelemetry.Start(context, properties.Headers!);
         var session = RabbitMqSession.Of(_connection?.Session ?? throw new InvalidOperationException("No connection attached: call Attach before publishing."));
         // RabbitMQ.Client takes one contiguous body (and copies it into a frame buffer of its own); a
         // body in several segments (an HTTP request's) is joined in a pooled array first.
@@ -54,10 +54,11 @@ public sealed class RabbitMqDispatch : BrokerDispatch
         {
             await session.PublishAsync(context.Exchange, context.RoutingKey, Mandatory, properties, joined is null ? body.First : joined.AsMemory(0, (int)body.Length),
                 deadLetter: false, context.CancellationToken).ConfigureAwait(false);
+            telemetry.Succeeded();
         }
         catch (Exception e)
         {
-            PublishFailed(activity, e);
+            telemetry.Failed(e);
             throw;
         }
         finally

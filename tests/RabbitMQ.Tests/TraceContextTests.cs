@@ -98,11 +98,11 @@ public sealed class TraceContextTests
         Assert.Equal(ActivityStatusCode.Unset, processed[1].Status);
     }
 
-    private static DispatchContext Message(string queue, string id) =>
+    internal static DispatchContext Message(string queue, string id) =>
         new(new OutgoingLogicalContext($"m-{id}", "", TestContext.Current.CancellationToken), "", queue, $"m-{id}",
             new Dictionary<string, string>(), new System.Buffers.ReadOnlySequence<byte>(Encoding.UTF8.GetBytes(id)));
 
-    private static Task<BrokerConnection> ConnectOwnAsync(string queue) =>
+    internal static Task<BrokerConnection> ConnectOwnAsync(string queue) =>
         BrokerConnection.OpenAsync(new BrokerSessionOptions { Endpoints = [AmqpUri.Parse(TestBroker.Uri.OriginalString)], Queue = queue, Confirms = true }, AmqpSession.OpenAsync,
             new ReconnectPolicy(), TestContext.Current.CancellationToken);
 
@@ -148,7 +148,7 @@ public sealed class TraceContextTests
         public void Dispose() => _listener.Dispose();
     }
 
-    private sealed class Handle(Action<TransportReceiveContext> handle) : PipelineTerminator<TransportReceiveContext>
+    internal sealed class Handle(Action<TransportReceiveContext> handle) : PipelineTerminator<TransportReceiveContext>
     {
         protected override ValueTask Terminate(TransportReceiveContext context)
         {

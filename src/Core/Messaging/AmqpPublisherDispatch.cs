@@ -79,8 +79,9 @@ public sealed class AmqpPublisherDispatch : BrokerDispatch
                 properties.Headers!.TryAdd(MessageHeaders.MessageId, context.MessageId);
             }
             if (context.SentAt is { } sentAt) properties.Headers![MessageHeaders.SentAt] = publish.SentAt(sentAt);
-            publish.Activity = StartPublishActivity(context, properties.Headers!);
+            publish.Telemetry = PublishTelemetry.Start(context, properties.Headers!);
             await publisher.PublishAsync(context.Exchange, context.RoutingKey, properties, context.Body, Mandatory, context.CancellationToken).ConfigureAwait(false);
+            publish.Telemetry.Succeeded();
         }
         // A connection replaced while this publish waited on it is as lost as one the broker dropped;
         // each said in the words RabbitMqDispatch uses.
@@ -89,17 +90,16 @@ public sealed class AmqpPublisherDispatch : BrokerDispatch
             // The broker named through the field, not the local: a local used here would be kept in the
             // async state machine, 8 more bytes in every publish's box.
             var lost = new AmqpException(AmqpExceptionKind.ConnectionClosed, $"lost the connection to RabbitMQ at {Volatile.Read(ref _publisher)?.Broker}: {e.Message}", e);
-            PublishFailed(publish.Activity, lost);
+            publish.Telemetry.Failed(lost);
             throw lost;
         }
         catch (Exception e)
         {
-            PublishFailed(publish.Activity, e);
+            publish.Telemetry.Failed(e);
             throw;
         }
         finally
         {
-            publish.Activity?.Dispose();
             publish.Clear();
             ObjectPool<PublishProperties>.Return(publish);
         }

@@ -1,6 +1,4 @@
-using System.Diagnostics;
 using System.Globalization;
-using Prewire.Messaging.Internal;
 using Prewire.Pipeline;
 
 namespace Prewire.Messaging;
@@ -62,25 +60,6 @@ public abstract class BrokerDispatch : PipelineTerminator<DispatchContext>, IAsy
         {
             foreach (var (key, value) in context.Headers) table[key] = value;
         }
-    }
-
-    /// <summary>
-    /// Starts the publish span of <paramref name="context"/> (<see cref="MessagingTelemetry"/>), a child of the
-    /// current one, and writes its trace context into <paramref name="headers"/>, the message's AMQP headers;
-    /// <see langword="null"/>, and nothing written, while nobody listens. Dispose it once the broker confirmed.
-    /// </summary>
-    protected static Activity? StartPublishActivity(DispatchContext context, IDictionary<string, object?> headers)
-    {
-        ArgumentNullException.ThrowIfNull(context);
-        ArgumentNullException.ThrowIfNull(headers);
-        return MessagingActivities.StartPublish(context, headers);
-    }
-
-    /// <summary>Marks a publish span failed: error status, the error's type and an exception event.</summary>
-    protected static void PublishFailed(Activity? activity, Exception error)
-    {
-        ArgumentNullException.ThrowIfNull(error);
-        MessagingActivities.Failed(activity, error);
     }
 
     /// <inheritdoc />

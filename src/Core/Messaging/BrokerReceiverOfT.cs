@@ -176,6 +176,7 @@ public abstract class BrokerReceiver<TDelivery>(BrokerConnection connection, Pip
         // Pooled, as the body is borrowed: valid while the pipeline runs (a delivery costs the pipeline's own objects).
         var context = TransportReceiveContext.Rent(messageId, headers, body);
         using var activity = MessagingActivities.StartProcess(_processSpan, _queue, messageId, headers, body.Length);
+        var started = MessagingMetrics.StartProcess(_queue);
         var failed = false;
         try
         {
@@ -189,14 +190,17 @@ public abstract class BrokerReceiver<TDelivery>(BrokerConnection connection, Pip
             {
                 failed = true;
                 MessagingActivities.Failed(activity, e);
+                MessagingMetrics.Processed(_queue, started, e);
                 rejected(messageId, e);
                 Interlocked.Increment(ref _rejected);
                 await RejectAsync(delivery, requeue: false).ConfigureAwait(false);
                 return null;
             }
             if (context.Outcome == ReceiveOutcome.Duplicate) Interlocked.Increment(ref _duplicates);
-            if (context is { Outcome: ReceiveOutcome.DeadLettered, Failure: { } failure }) MessagingActivities.Failed(activity, failure);
+            var failure = context.Outcome == ReceiveOutcome.DeadLettered ? context.Failure : null;
+            if (failure is not null) MessagingActivities.Failed(activity, failure);
             await AckAsync(delivery).ConfigureAwait(false);
+            MessagingMetrics.Processed(_queue, started, failure);
             return context.Outcome;
         }
         catch (Exception e) when (e is AmqpException or ObjectDisposedException or IOException)

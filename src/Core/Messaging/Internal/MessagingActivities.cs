@@ -20,8 +20,7 @@ internal static class MessagingActivities
     public static Activity? StartPublish(DispatchContext context, IDictionary<string, object?> headers)
     {
         if (!_source.HasListeners()) return null;
-        // The default exchange has no name; RabbitMQ.Client's spans call it amq.default, and so do these.
-        var destination = context.Exchange.Length == 0 ? "amq.default" : context.Exchange;
+        var destination = Destination(context.Exchange);
         var name = Volatile.Read(ref _lastPublish);
         if (name is null || !ReferenceEquals(name.Destination, context.Exchange))
             Volatile.Write(ref _lastPublish, name = new SpanName(context.Exchange, "publish " + destination));
@@ -50,6 +49,9 @@ internal static class MessagingActivities
         if (activity is { IsAllDataRequested: true }) Tag(activity, "process", "process", queue, messageId, bodySize);
         return activity;
     }
+
+    /// <summary>The destination a publish to <paramref name="exchange"/> names: the default exchange has no name, and RabbitMQ.Client's spans call it amq.default, as these do.</summary>
+    public static string Destination(string exchange) => exchange.Length == 0 ? "amq.default" : exchange;
 
     /// <summary>Marks <paramref name="activity"/> failed by <paramref name="error"/>: error status, its type and the exception event.</summary>
     public static void Failed(Activity? activity, Exception error)

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Globalization;
 using Prewire.Amqp;
 using Prewire.Framing.Internal;
@@ -21,8 +20,8 @@ internal sealed class PublishProperties
 
     public BasicProperties Properties { get; } = new() { Headers = new(StringComparer.Ordinal) };
 
-    /// <summary>The publish span while the message is traced (<see cref="MessagingActivities"/>): kept here, not in the dispatch's state machine.</summary>
-    public Activity? Activity { get; set; }
+    /// <summary>The publish's span and metrics: kept here, not in the dispatch's state machine.</summary>
+    public PublishTelemetry Telemetry { get; set; }
 
     /// <summary>The header value for <paramref name="sentAt"/>: this publish's reused bytes, as <see cref="FieldTable"/> writes a long string.</summary>
     public object SentAt(DateTimeOffset sentAt) =>
@@ -44,6 +43,6 @@ internal sealed class PublishProperties
         Properties.MessageIdUtf8 = null;
         Properties.ContentType = null;
         Properties.Headers!.Clear();
-        Activity = null;
+        Telemetry = default;
     }
 }

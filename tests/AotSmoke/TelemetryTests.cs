@@ -6,14 +6,38 @@ using Prewire.Testing;
 namespace Prewire.AotSmoke;
 
 /// <summary>
-/// One trace from an HTTP POST to the Consumer's handler, in the NativeAOT binaries, read back from
-/// what their OTLP exporters sent to a receiver the test runs (<see cref="OtlpReceiver"/>): Kestrel's
+/// The NativeAOT apps' telemetry, read back from what their OTLP exporters sent to a receiver the test
+/// runs (<see cref="OtlpReceiver"/>): one trace from an HTTP POST to the Consumer's handler (Kestrel's
 /// request span, the HttpEndpoint's publish span as its child, the Consumer's process span as the
-/// publish span's child, with the messaging conventions' attributes; a dead letter's span failed.
+/// publish span's child, with the messaging conventions' attributes; a dead letter's span failed), and
+/// the conventions' messaging metrics from both consoles.
 /// </summary>
-public sealed class TracingTests(PublishedApps published)
+public sealed class TelemetryTests(PublishedApps published)
 {
     public static TheoryData<string, string> EachWithEachClient => Rids.EachWithEachClient();
+
+    public static TheoryData<string> EachRid => Rids.Each();
+
+    [Theory]
+    [MemberData(nameof(EachRid))]
+    public async Task Both_consoles_export_the_messaging_metrics_with_the_conventions_names_and_units(string rid)
+    {
+        await using var otlp = new OtlpReceiver();
+        var (queue, count) = ($"aotsmoke.metrics.{rid}.{Guid.NewGuid():N}", Rids.Scaled(rid, 200));
+        var apps = new BrokerApps(published, rid, TestBroker.Uri.ToString()) { Environment = otlp.Environment() };
+        await apps.PublishAsync(queue, count, "--concurrency", "4");
+        await apps.ConsumeAsync(queue, count);
+
+        // Cumulative: each series' last point is its total, sent when the app exited.
+        await otlp.WaitForAsync(_ => otlp.MetricPoints.Any(p => p.ServiceName == "prewire-consumer"), TimeSpan.FromSeconds(10));
+        string Total(string service, string name) => otlp.MetricPoints.LastOrDefault(p => p.ServiceName == service && p.Name == name) is { } last
+            ? $"{last.Type} {last.Unit} {(last.Type == "histogram" ? last.Count : last.Value)} {last.Attribute("messaging.system")} {last.Attribute("messaging.operation.name")}"
+            : $"no {name} from {service}";
+        Assert.Equal(
+            [$"sum {{message}} {count} rabbitmq publish", $"histogram s {count} rabbitmq publish", $"sum {{message}} {count} rabbitmq deliver", $"histogram s {count} rabbitmq process"],
+            [Total("prewire-publisher", "messaging.client.sent.messages"), Total("prewire-publisher", "messaging.client.operation.duration"),
+             Total("prewire-consumer", "messaging.client.consumed.messages"), Total("prewire-consumer", "messaging.process.duration")]);
+    }
 
     [Theory]
     [MemberData(nameof(EachWithEachClient))]
