@@ -15,6 +15,7 @@ packages=(
   ca-certificates                   # the CA bundle the container images carry for amqps (build/Images)
   wrk hyperfine                     # HTTP load and whole-process timings
   python3                           # build/codegen/amqp_methods.py (CI checks the generated files)
+  prometheus                        # the real Prometheus server that scrapes the HttpEndpoint in the metrics test
   docker-registry umoci skopeo runc binutils
                                     # container images: a loopback registry, the base image, running it; readelf
 )

@@ -87,6 +87,33 @@ public sealed class TelemetryTests(PublishedApps published)
         }
     }
 
+    [Fact]
+    public async Task A_real_Prometheus_scrapes_the_HttpEndpoint_and_PromQL_returns_its_counts_under_its_service_name()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        var queue = $"aotsmoke.prometheus.{Guid.NewGuid():N}";
+        await using var endpoint = await HttpIngressTests.StartAsync(published, Repo.HostRid, TestBroker.Uri.ToString(), queue, []);
+        await using var prometheus = await PrometheusServer.StartAsync(endpoint.Address.Authority, "prewire");
+        for (var i = 0; i < 5; i++)
+        {
+            using var content = new StringContent($"message {i}", MediaTypeHeaderValue.Parse("text/plain; charset=utf-8"));
+            using var accepted = await endpoint.Http.PostAsync(new Uri("messages/note", UriKind.Relative), content, ct);
+            Assert.Equal(HttpStatusCode.Accepted, accepted.StatusCode);
+        }
+        using (var invalid = await endpoint.Http.PostAsync(new Uri("messages/no%20spaces", UriKind.Relative), new ByteArrayContent([1]), ct))
+            Assert.Equal(HttpStatusCode.BadRequest, invalid.StatusCode);
+
+        // The resource's service name is on target_info (the OpenTelemetry exporter's way), joined in by job and instance.
+        var accepted5 = await prometheus.WaitForAsync("prewire_ingress_accepted_total * on (job, instance) group_left (service_name) target_info",
+            result => result.Count == 1 && result[0].Value == 5, TimeSpan.FromSeconds(30));
+        var series = Assert.Single(accepted5);
+        Assert.Equal((5.0, "prewire-httpendpoint", "prewire"), (series.Value, series.Labels.GetValueOrDefault("service_name"), series.Labels.GetValueOrDefault("job")));
+        var rejected = await prometheus.WaitForAsync("prewire_ingress_rejected_total", result => result.Count == 1, TimeSpan.FromSeconds(10));
+        Assert.Equal((1.0, "invalid-type"), (Assert.Single(rejected).Value, Assert.Single(rejected).Labels.GetValueOrDefault("reason")));
+        var sent = await prometheus.QueryAsync("sum by (messaging_operation_name, messaging_destination_name) (messaging_client_sent_messages_total)");
+        Assert.Equal((5.0, "publish"), (Assert.Single(sent).Value, Assert.Single(sent).Labels.GetValueOrDefault("messaging_operation_name")));
+    }
+
     private static OtlpSpan One(IReadOnlyList<OtlpSpan> spans, Func<OtlpSpan, bool> match, string what)
     {
         var found = spans.Where(match).ToList();
