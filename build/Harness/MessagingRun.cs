@@ -19,19 +19,20 @@ public sealed record MessagingRun(string Client, JsonElement Publisher, JsonElem
     /// Publishes and consumes <paramref name="count"/> messages of <paramref name="size"/> body bytes (0:
     /// the text alone) through a queue of their own; <paramref name="both"/> are arguments both apps get
     /// besides the common ones (e.g. <c>--heap-check</c>), each may run for <paramref name="timeout"/>
-    /// (default 3 minutes).
+    /// (default 3 minutes); both get <paramref name="environment"/> too (an OTLP endpoint, say).
     /// </summary>
-    public static async Task<MessagingRun> RunAsync(string client, PublishResult publisher, PublishResult consumer, string broker, int count, int concurrency, int size = 0, string[]? both = null, TimeSpan? timeout = null)
+    public static async Task<MessagingRun> RunAsync(string client, PublishResult publisher, PublishResult consumer, string broker, int count, int concurrency, int size = 0, string[]? both = null,
+        TimeSpan? timeout = null, IReadOnlyDictionary<string, string>? environment = null)
     {
         ArgumentNullException.ThrowIfNull(publisher);
         ArgumentNullException.ThrowIfNull(consumer);
         var rid = Repo.HostRid;
         string[] common = ["--uri", broker, "--queue", $"prewire.demo.{Guid.NewGuid():N}", "--count", $"{count}", "--json", .. both ?? []];
-        await using var consume = AppProcess.Start(consumer.ExecutablePath, common, rid: rid);
+        await using var consume = AppProcess.Start(consumer.ExecutablePath, common, environment, rid: rid);
         await consume.WaitForReadyAsync(AppRuns.ReadyTimeout(rid)).ConfigureAwait(false);
         var started = System.Diagnostics.Stopwatch.StartNew();
         await using var publish = AppProcess.Start(publisher.ExecutablePath,
-            [.. common, "--concurrency", $"{concurrency}", "--size", $"{size}", .. client == "AmqpPublisher" ? ["--amqp-publisher"] : Array.Empty<string>()], rid: rid);
+            [.. common, "--concurrency", $"{concurrency}", "--size", $"{size}", .. client == "AmqpPublisher" ? ["--amqp-publisher"] : Array.Empty<string>()], environment, rid: rid);
         var limit = timeout ?? TimeSpan.FromMinutes(3);
         if (await publish.WaitForExitAsync(limit).ConfigureAwait(false) != 0 || await consume.WaitForExitAsync(limit).ConfigureAwait(false) != 0)
             throw new InvalidOperationException($"the {client} run failed:\n{publish.Stderr}\n{consume.Stderr}");

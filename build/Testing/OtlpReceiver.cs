@@ -50,6 +50,13 @@ public sealed class OtlpReceiver : IAsyncDisposable
     /// <summary>Every metric data point received, in the order received (cumulative sums: the last of a series is its total).</summary>
     public IReadOnlyList<OtlpMetricPoint> MetricPoints => [.. _points];
 
+    /// <summary>Forgets what was received so far.</summary>
+    public void Clear()
+    {
+        _spans.Clear();
+        _points.Clear();
+    }
+
     /// <summary>Waits until the spans received satisfy <paramref name="done"/>; the spans, whatever came, when the time is up.</summary>
     public async Task<IReadOnlyList<OtlpSpan>> WaitForAsync(Func<IReadOnlyList<OtlpSpan>, bool> done, TimeSpan timeout)
     {

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# What exporting traces and metrics costs each NativeAOT app as it ships: telemetry off against on
+# (OTEL_EXPORTER_OTLP_ENDPOINT set, to an OTLP/HTTP receiver the harness runs), alternating run by run,
+# RUNS rounds (default 3). The Publisher and the Consumer on each client, COUNT messages (default
+# 20,000): msgs/s and bytes allocated per message; the HttpEndpoint: requests/s and bytes per request.
+# Prints every run, then the medians and on / off (build/Harness/TelemetryCost.cs).
+#   benchmarks/telemetry.sh [RUNS] [COUNT]
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+build/broker.sh start
+trap 'build/broker.sh stop >/dev/null 2>&1 || true' EXIT
+set -a; source artifacts/broker/env; set +a
+dotnet run --project build/Harness -c Release -- telemetry "${1:-3}" "${2:-20000}"

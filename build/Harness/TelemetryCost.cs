@@ -1,0 +1,140 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Net;
+using System.Text;
+
+namespace Prewire.Harness;
+
+/// <summary>
+/// <c>benchmarks/telemetry.sh [runs] [count]</c>: what exporting traces and metrics costs each NativeAOT
+/// app as it ships, telemetry off against on (<c>OTEL_EXPORTER_OTLP_ENDPOINT</c> set, to an OTLP/HTTP
+/// receiver the harness runs), alternating run by run: the Publisher and the Consumer on each client
+/// (msgs/s and bytes allocated per message, their <c>--json</c> reports), and the HttpEndpoint (requests
+/// one after another on one connection: requests/s and bytes per request, from the runtime's allocation
+/// counter on its /metrics). An "on" run counts only when the receiver got a span for every message.
+/// </summary>
+public static class TelemetryCost
+{
+    private const int Concurrency = 16;
+    private const int Requests = 2_000;
+
+    private static readonly string[] _clients = ["rabbitmq", "prewire"];
+
+    public static async Task<int> RunAsync(int runs, int count, TextWriter output)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        var broker = BrokerNode.RequiredUri("telemetry");
+        var builds = new Dictionary<App, PublishResult>();
+        foreach (var app in App.All)
+        {
+            output.WriteLine($"telemetry: publishing {app} (Aot, {Repo.HostRid})...");
+            var build = await Publishing.PublishAsync(app, Repo.HostRid, PublishMode.Aot).ConfigureAwait(false);
+            if (!build.Succeeded)
+            {
+                output.WriteLine($"telemetry: {app} FAILED:\n{build.Errors}");
+                return 1;
+            }
+            builds[app] = build;
+        }
+
+        var measured = new List<(string Row, bool On, double PerSecond, double Bytes)>();
+        output.WriteLine();
+        output.WriteLine("| run | app | client | telemetry | msgs/s (requests/s) | B/message (B/request) | spans received |");
+        output.WriteLine("|---:|---|---|---|---:|---:|---:|");
+        for (var run = 1; run <= runs; run++)
+        {
+            foreach (var on in run % 2 == 1 ? new[] { false, true } : [true, false])
+            {
+                await using var otlp = new OtlpReceiver();
+                var environment = on ? otlp.Environment() : null;
+                foreach (var client in _clients)
+                {
+                    var result = await MessagingRun.RunAsync(client, builds[App.Publisher], builds[App.Consumer], broker, count, Concurrency, both: ["--client", client],
+                        environment: environment).ConfigureAwait(false);
+                    var spans = await SpansAsync(otlp, on, 2 * count).ConfigureAwait(false);
+                    Add($"Publisher | {client}", on, result.Publisher.GetProperty("msgsPerSecond").GetDouble(), result.Publisher.GetProperty("bytesPerMessage").GetDouble(), spans);
+                    Add($"Consumer | {client}", on, result.Consumer.GetProperty("msgsPerSecond").GetDouble(), result.Consumer.GetProperty("bytesPerMessage").GetDouble(), spans);
+                }
+                var (perSecond, bytes) = await HttpEndpointAsync(builds[App.HttpEndpoint], broker, environment).ConfigureAwait(false);
+                // Each request: Kestrel's span and the publish span.
+                Add("HttpEndpoint | rabbitmq", on, perSecond, bytes, await SpansAsync(otlp, on, 2 * Requests).ConfigureAwait(false));
+
+                void Add(string row, bool on, double perSecond, double bytes, int spans)
+                {
+                    measured.Add((row, on, perSecond, bytes));
+                    output.WriteLine(string.Create(CultureInfo.InvariantCulture, $"| {run} | {row} | {(on ? "on" : "off")} | {perSecond:0} | {bytes:0} | {spans} |"));
+                }
+            }
+        }
+
+        output.WriteLine();
+        output.WriteLine(string.Create(CultureInfo.InvariantCulture,
+            $"Medians of {runs} runs ({count:N0} messages of the Publisher's text, {Concurrency} in flight; {Requests:N0} HttpEndpoint requests of 64 B one after another); on / off:"));
+        output.WriteLine();
+        output.WriteLine("| app | client | msgs/s off | msgs/s on | ratio | B/message off | B/message on | added |");
+        output.WriteLine("|---|---|---:|---:|---:|---:|---:|---:|");
+        foreach (var row in measured.Select(m => m.Row).Distinct())
+        {
+            double Median(bool on, Func<(string Row, bool On, double PerSecond, double Bytes), double> figure) =>
+                StartupRuns.Median(measured.Where(m => m.Row == row && m.On == on).Select(figure));
+            var (offRate, onRate, offBytes, onBytes) = (Median(false, m => m.PerSecond), Median(true, m => m.PerSecond), Median(false, m => m.Bytes), Median(true, m => m.Bytes));
+            output.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"| {row} | {offRate:0} | {onRate:0} | {onRate / offRate:0.00}x | {offBytes:0} | {onBytes:0} | {onBytes - offBytes:+0;-0} |"));
+        }
+        output.WriteLine();
+        output.WriteLine($"{DateTime.UtcNow:yyyy-MM-dd HH:mm} UTC, commit {await GitAsync().ConfigureAwait(false)}, {Environment.ProcessorCount} cores");
+        return 0;
+    }
+
+    // The spans the receiver got for a run: every one expected, or the run was not traced as it claims.
+    private static async Task<int> SpansAsync(OtlpReceiver otlp, bool on, int expected)
+    {
+        if (!on) return otlp.Spans.Count;
+        var spans = (await otlp.WaitForAsync(s => s.Count >= expected, TimeSpan.FromSeconds(20)).ConfigureAwait(false)).Count;
+        if (spans < expected) throw new InvalidOperationException($"the receiver got {spans} spans of the {expected} a traced run makes");
+        otlp.Clear();
+        return spans;
+    }
+
+    private static async Task<(double PerSecond, double Bytes)> HttpEndpointAsync(PublishResult build, string broker, IReadOnlyDictionary<string, string>? environment)
+    {
+        var address = new Uri($"http://127.0.0.1:{FreePort.Next()}/");
+        await using var process = AppProcess.Start(build.ExecutablePath,
+            ["--urls", address.ToString().TrimEnd('/'), "--uri", broker, "--queue", $"prewire.telemetry.{Guid.NewGuid():N}"], environment, rid: Repo.HostRid);
+        await process.WaitForReadyAsync(AppRuns.ReadyTimeout(Repo.HostRid)).ConfigureAwait(false);
+        using var http = new HttpClient { BaseAddress = address };
+        var body = new string('x', 64);
+        async Task PostAsync()
+        {
+            using var content = new StringContent(body, Encoding.UTF8, "text/plain");
+            using var response = await http.PostAsync(new Uri("messages/bench", UriKind.Relative), content).ConfigureAwait(false);
+            if (response.StatusCode != HttpStatusCode.Accepted) throw new InvalidOperationException($"HttpEndpoint answered {(int)response.StatusCode}");
+        }
+        // Warm: pools, tiered-up code, the connection, the broker link's ready state.
+        for (var deadline = DateTime.UtcNow.AddSeconds(30); ; await Task.Delay(100).ConfigureAwait(false))
+        {
+            using var ready = await http.GetAsync(new Uri("health/ready", UriKind.Relative)).ConfigureAwait(false);
+            if (ready.IsSuccessStatusCode) break;
+            if (DateTime.UtcNow > deadline) throw new InvalidOperationException("HttpEndpoint not ready within 30 s");
+        }
+        for (var i = 0; i < 500; i++) await PostAsync().ConfigureAwait(false);
+        var before = await AllocatedAsync(http).ConfigureAwait(false);
+        var clock = Stopwatch.StartNew();
+        for (var i = 0; i < Requests; i++) await PostAsync().ConfigureAwait(false);
+        var elapsed = clock.Elapsed;
+        var allocated = await AllocatedAsync(http).ConfigureAwait(false) - before;
+        process.Terminate();
+        await process.WaitForExitAsync(AppRuns.ExitTimeout(Repo.HostRid)).ConfigureAwait(false);
+        return (Requests / elapsed.TotalSeconds, allocated / (double)Requests);
+    }
+
+    // The runtime's own allocation counter, as the HttpEndpoint's /metrics exports it.
+    private static async Task<long> AllocatedAsync(HttpClient http)
+    {
+        var metrics = await http.GetStringAsync(new Uri("metrics", UriKind.Relative)).ConfigureAwait(false);
+        var line = metrics.Split('\n').Single(l => l.StartsWith("dotnet_gc_heap_total_allocated_bytes_total", StringComparison.Ordinal));
+        return long.Parse(line.Split(' ')[^1], CultureInfo.InvariantCulture);
+    }
+
+    private static async Task<string> GitAsync() => (await Tool.RunAsync("git", ["rev-parse", "--short", "HEAD"], Repo.Root).ConfigureAwait(false)).Output.Trim();
+}
