@@ -6,9 +6,4 @@
 # Prints every run, then the medians and on / off (build/Harness/TelemetryCost.cs).
 #   benchmarks/telemetry.sh [RUNS] [COUNT]
 set -euo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-cd "$root"
-build/broker.sh start
-trap 'build/broker.sh stop >/dev/null 2>&1 || true' EXIT
-set -a; source artifacts/broker/env; set +a
-dotnet run --project build/Harness -c Release -- telemetry "${1:-3}" "${2:-20000}"
+exec "$(dirname "${BASH_SOURCE[0]}")/../build.sh" telemetry "${1:-3}" "${2:-20000}"
