@@ -1,4 +1,5 @@
 using OpenTelemetry.Metrics;
+using OpenTelemetry.Trace;
 using Prewire.HttpEndpoint;
 using Prewire.Messaging;
 using Prewire.Samples;
@@ -11,7 +12,7 @@ var urls = app.AddOption("--urls", "Addresses to listen on (http://), separated 
 var broker = app.AddBroker("Queue the messages go to; declared if missing, with its dead-letter queue.");
 var maxBodyOption = app.AddCount("--max-body-size", "Largest request body in bytes; a larger one is answered 413.", "PREWIRE_MAX_BODY_SIZE", 1024 * 1024);
 var maxConnectionsOption = app.AddCount("--max-connections", "Connections open at once; more wait in the listen backlog.", "PREWIRE_MAX_CONNECTIONS", 10_000);
-app.TracedSources.Add("Microsoft.AspNetCore"); // Kestrel's request span: the parent of each publish span
+app.ConfigureTracing = tracing => tracing.AddAspNetCoreInstrumentation(); // Kestrel's request span, the parent of each publish span
 app.ExportedMeters.Add(IngressMetrics.MeterName);
 var inline = app.AddFlag("--inline-scheduling", "Run request code on the socket's I/O thread (Kestrel's UnsafePreferInlineScheduling); see README before using it.");
 

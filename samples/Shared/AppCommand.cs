@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.CommandLine.Help;
 using System.Runtime.InteropServices;
+using OpenTelemetry.Trace;
 using Prewire.Amqp;
 using Prewire.Pipeline;
 using Serilog;
@@ -33,8 +34,8 @@ public sealed class AppCommand
     /// <summary>The app's OpenTelemetry service name: its name in lower case, dashes for dots ("Prewire.HttpEndpoint" is prewire-httpendpoint).</summary>
     public string ServiceName => _root.Name.Replace(".", "-", StringComparison.Ordinal).ToLowerInvariant();
 
-    /// <summary>Sources traced beside Prewire's messaging spans when telemetry is on (<see cref="AppTelemetry"/>).</summary>
-    public ICollection<string> TracedSources { get; } = [];
+    /// <summary>What the app adds to tracing beside Prewire's messaging spans when telemetry is on (<see cref="AppTelemetry"/>): an instrumentation, a source.</summary>
+    public Action<TracerProviderBuilder>? ConfigureTracing { get; set; }
 
     /// <summary>Meters exported beside Prewire's messaging metrics when telemetry is on (<see cref="AppTelemetry"/>).</summary>
     public ICollection<string> ExportedMeters { get; } = [];
@@ -197,7 +198,7 @@ public sealed class AppCommand
         {
             using var log = AppLogging.Create(parsed.GetValue(LogLevel), toStandardError: WantsJson(parsed));
             // Disposed last: it sends the run's last spans and metrics.
-            using var telemetry = AppTelemetry.Start(ServiceName, TracedSources, ExportedMeters, log);
+            using var telemetry = AppTelemetry.Start(ServiceName, ConfigureTracing, ExportedMeters, log);
             // Left to the runtime, SIGTERM ends the process at once (exit 143): what a container
             // runtime sends on stop would drop in-flight work. Both signals only ask the app to stop.
             using var stopping = new CancellationTokenSource();

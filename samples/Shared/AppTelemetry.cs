@@ -1,8 +1,8 @@
-using OpenTelemetry;
 using OpenTelemetry.Resources;
-#if PREWIRE_TELEMETRY
-using OpenTelemetry.Metrics;
 using OpenTelemetry.Trace;
+#if PREWIRE_TELEMETRY
+using OpenTelemetry;
+using OpenTelemetry.Metrics;
 #endif
 using Prewire.Messaging;
 using Serilog;
@@ -11,8 +11,8 @@ namespace Prewire.Samples;
 
 /// <summary>
 /// OpenTelemetry for an app, started only when <c>OTEL_EXPORTER_OTLP_ENDPOINT</c> (or a signal's own
-/// endpoint variable) is set: the spans and metrics of <see cref="MessagingTelemetry"/> and any other
-/// source and meter the app names, exported over OTLP as the standard <c>OTEL_*</c> variables say
+/// endpoint variable) is set: the spans and metrics of <see cref="MessagingTelemetry"/> and what else
+/// the app adds, exported over OTLP as the standard <c>OTEL_*</c> variables say
 /// (protocol, headers, timeout, export interval, resource attributes). Otherwise nothing is started,
 /// nothing listens, and no message carries a span.
 /// </summary>
@@ -37,24 +37,24 @@ public static class AppTelemetry
     /// Starts tracing and metrics for <paramref name="serviceName"/> when <see cref="IsOn"/>; dispose the
     /// result at exit to send what is buffered. <see langword="null"/> otherwise.
     /// </summary>
-    public static IDisposable? Start(string serviceName, IEnumerable<string> sources, IEnumerable<string> meters, ILogger log)
+    public static IDisposable? Start(string serviceName, Action<TracerProviderBuilder>? configureTracing, IEnumerable<string> meters, ILogger log)
     {
         ArgumentNullException.ThrowIfNull(log);
         if (!IsOn) return null;
 #if PREWIRE_TELEMETRY
         var tracing = Sdk.CreateTracerProviderBuilder()
             .ConfigureResource(resource => Describe(resource, serviceName))
-            .AddSource([MessagingTelemetry.ActivitySourceName, .. sources])
-            .AddOtlpExporter()
-            .Build();
+            .AddSource(MessagingTelemetry.ActivitySourceName);
+        configureTracing?.Invoke(tracing);
+        var tracer = tracing.AddOtlpExporter().Build();
         var metrics = Sdk.CreateMeterProviderBuilder()
             .ConfigureResource(resource => Describe(resource, serviceName))
             .AddMeter([MessagingTelemetry.MeterName, .. meters])
             .AddOtlpExporter()
             .Build();
-        return new Providers(tracing, metrics);
+        return new Providers(tracer, metrics);
 #else
-        _ = (serviceName, sources, meters);
+        _ = (serviceName, configureTracing, meters);
         log.Warning("{Variable} is set, but this build has no exporter (built with -p:PrewireTelemetry=false): nothing is exported", EndpointVariable);
         return null;
 #endif

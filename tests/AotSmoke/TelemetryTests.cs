@@ -76,6 +76,7 @@ public sealed class TelemetryTests(PublishedApps published)
             var request = One(spans, s => s.SpanId == publish.ParentSpanId, $"the publish span's parent, {publish.ParentSpanId}");
             var process = One(spans, s => s.Kind == OtlpSpanKind.Consumer && s.Attribute("messaging.message.id") == id, $"the process span of {id}");
             Assert.Equal((OtlpSpanKind.Server, "prewire-httpendpoint", "Microsoft.AspNetCore", ""), (request.Kind, request.ServiceName, request.Scope, request.ParentSpanId));
+            Assert.Equal(("POST", "/messages/note", "202"), (request.Attribute("http.request.method"), request.Attribute("url.path"), request.Attribute("http.response.status_code")));
             Assert.Equal((request.TraceId, "prewire-httpendpoint", "Prewire.Messaging"), (publish.TraceId, publish.ServiceName, publish.Scope));
             Assert.Equal((publish.TraceId, publish.SpanId, "prewire-consumer", $"process {queue}"), (process.TraceId, process.ParentSpanId, process.ServiceName, process.Name));
             Assert.Equal(("rabbitmq", "send", "publish", queue), (publish.Attribute("messaging.system"), publish.Attribute("messaging.operation.type"),
