@@ -56,29 +56,24 @@ public static class Report
                     ? [(await StartupRuns.MediansAsync(app, rid, null, runsHere, aot.ExecutablePath).ConfigureAwait(false))[0], double.NaN]
                     : await StartupRuns.MediansAsync(app, rid, null, runsHere, aot.ExecutablePath, build.Jit.ExecutablePath).ConfigureAwait(false);
 
-                string firstAot = "-", firstExpressionTree = "-", perMessage = "-";
-                if (!app.IsWeb)
+                var expressionTree = await Publishing.PublishAsync(app, rid, PublishMode.ExpressionTreeJit).ConfigureAwait(false);
+                if (!expressionTree.Succeeded)
                 {
-                    var expressionTree = await Publishing.PublishAsync(app, rid, PublishMode.ExpressionTreeJit).ConfigureAwait(false);
-                    if (!expressionTree.Succeeded)
-                    {
-                        output.WriteLine($"report: expression-tree build of {app} ({rid}) FAILED:\n{expressionTree.Errors}");
-                        return 1;
-                    }
-                    var (aotRuns, treeRuns) = (new List<WarmupRun>(), new List<WarmupRun>());
-                    for (var i = 0; i < runsHere; i++)
-                    {
-                        aotRuns.Add(await WarmupRun.RunAsync(aot.ExecutablePath, rid).ConfigureAwait(false));
-                        treeRuns.Add(await WarmupRun.RunAsync(expressionTree.ExecutablePath, rid).ConfigureAwait(false));
-                    }
-                    firstAot = Table.Ms(WarmupRun.Median(aotRuns).SpawnToHandledMs);
-                    firstExpressionTree = Table.Ms(WarmupRun.Median(treeRuns).SpawnToHandledMs);
-
-                    // The Publisher through AmqpPublisher and the broker; the Consumer's deliveries in-process.
-                    string[] path = app == App.Publisher ? ["--amqp-publisher", "--uri", broker, "--queue", "prewire.report"] : [];
-                    var steady = await WarmupRun.RunAsync(aot.ExecutablePath, rid, ["--count", $"{(emulated ? Messages / 4 : Messages)}", .. path]).ConfigureAwait(false);
-                    perMessage = steady.BytesPerMessage!.Value.ToString("0.#", CultureInfo.InvariantCulture);
+                    output.WriteLine($"report: expression-tree build of {app} ({rid}) FAILED:\n{expressionTree.Errors}");
+                    return 1;
                 }
+                var (aotRuns, treeRuns) = (new List<WarmupRun>(), new List<WarmupRun>());
+                for (var i = 0; i < runsHere; i++)
+                {
+                    aotRuns.Add(await WarmupRun.RunAsync(aot.ExecutablePath, rid).ConfigureAwait(false));
+                    treeRuns.Add(await WarmupRun.RunAsync(expressionTree.ExecutablePath, rid).ConfigureAwait(false));
+                }
+                var (firstAot, firstExpressionTree) = (Table.Ms(WarmupRun.Median(aotRuns).SpawnToHandledMs), Table.Ms(WarmupRun.Median(treeRuns).SpawnToHandledMs));
+
+                // The Publisher through AmqpPublisher and the broker; the Consumer's deliveries and the HttpEndpoint's requests in-process.
+                string[] path = app == App.Publisher ? ["--amqp-publisher", "--uri", broker, "--queue", "prewire.report"] : [];
+                var steady = await WarmupRun.RunAsync(aot.ExecutablePath, rid, ["--count", $"{(emulated ? Messages / 4 : Messages)}", .. path]).ConfigureAwait(false);
+                var perMessage = steady.BytesPerMessage!.Value.ToString("0.#", CultureInfo.InvariantCulture);
 
                 string Emulation(string figure) => emulated && figure != "-" ? $"{figure} (qemu)" : figure;
                 rows.Add([
@@ -93,7 +88,8 @@ public static class Report
         output.WriteLine();
         output.WriteLine($"{runs} runs per figure ({StartupRuns.RunsFor(AppBuilds.Arm64Rid, runs)} under qemu), medians; start = spawn to ready line without a broker; first message = spawn");
         output.WriteLine("to the first handled message (--warmup-report); B/message = steady state, process-wide (Publisher: confirmed through AmqpPublisher");
-        output.WriteLine("and the broker; Consumer: deliveries in-process); image = compressed layers and config, on a base of the C runtime files alone");
+        output.WriteLine("and the broker; Consumer: deliveries in-process; HttpEndpoint: requests through its ingress pipeline in-process); image = compressed");
+        output.WriteLine("layers and config, on a base of the C runtime files alone");
         Table.Write(output, ["app", "RID", "binary", "image", "start AOT", "start JIT", "first message AOT", "first message ET JIT", "B/message", "warnings"], rows);
         return 0;
     }

@@ -15,11 +15,22 @@ var maxConnectionsOption = app.AddCount("--max-connections", "Connections open a
 app.ConfigureTracing = tracing => tracing.AddAspNetCoreInstrumentation(); // Kestrel's request span, the parent of each publish span
 app.ExportedMeters.Add(IngressMetrics.MeterName);
 var inline = app.AddFlag("--inline-scheduling", "Run request code on the socket's I/O thread (Kestrel's UnsafePreferInlineScheduling); see README before using it.");
+app.AddWarmupReport();
+var warmupCount = app.AddCount("--count", "With --warmup-report: requests to warm up with, then three windows of that many measured.", "PREWIRE_COUNT", 0);
+warmupCount.Hidden = true;
 
 return app.Run(args, async (parsed, log, cancellationToken) =>
 {
     var addresses = Server.Addresses(parsed.GetValue(urls)!);
     var (options, client) = (broker.Session(parsed, "prewire-http-endpoint", confirms: true), broker.Client(parsed));
+    if (app.WantsWarmupReport(parsed))
+    {
+        // The ingress pipeline to an in-process sink, each request's body as Kestrel's pipe would hold it.
+        var body = new System.Buffers.ReadOnlySequence<byte>("{\"warm-up\":\"request\"}"u8.ToArray());
+        return await WarmupReport.RunAsync(() => PipelineSelection.Build<OutgoingLogicalContext>(SamplePipelines.Ingress(new Prewire.Samples.Messaging.Route(options.Exchange, options.RoutingKey), new WarmupReport.Sink<DispatchContext>())),
+            () => OutgoingLogicalContext.Rent(Guid.NewGuid(), RawMessages.Message.Rent("warm-up", "application/json", body), cancellationToken), parsed.GetValue(warmupCount), Console.Out,
+            handled: message => ((RawMessages.Message)message.Message).Return());
+    }
     await using var dispatch = BrokerClients.Dispatch(client);
     var pipeline = PipelineSelection.Build<OutgoingLogicalContext>(SamplePipelines.Ingress(new Prewire.Samples.Messaging.Route(options.Exchange, options.RoutingKey), dispatch));
     await using var link = new BrokerLink(BrokerOptions.Connecting(options, log, neededBy: null), client, dispatch, log);

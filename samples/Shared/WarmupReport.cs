@@ -21,9 +21,10 @@ public static class WarmupReport
 {
     /// <summary>
     /// Builds the pipeline, invokes it with <paramref name="nextMessage"/>'s message, then 4 ×
-    /// <paramref name="count"/> more, and writes the figures as one JSON line.
+    /// <paramref name="count"/> more, and writes the figures as one JSON line. <paramref name="handled"/>
+    /// gives back what a message borrowed once it went through (as the app's own loop does), before it is disposed.
     /// </summary>
-    public static async Task<int> RunAsync<TContext>(Func<Pipeline<TContext>> build, Func<TContext> nextMessage, int count, TextWriter output)
+    public static async Task<int> RunAsync<TContext>(Func<Pipeline<TContext>> build, Func<TContext> nextMessage, int count, TextWriter output, Action<TContext>? handled = null)
         where TContext : class, IBehaviorContext
     {
         ArgumentNullException.ThrowIfNull(build);
@@ -82,6 +83,7 @@ public static class WarmupReport
             {
                 var message = nextMessage();
                 await pipeline.Invoke(message).ConfigureAwait(false);
+                handled?.Invoke(message);
                 (message as IDisposable)?.Dispose();
             }
         }

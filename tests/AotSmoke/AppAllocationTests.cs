@@ -26,11 +26,15 @@ public sealed class AppAllocationTests(PublishedApps published)
     private static readonly (string What, long Bytes)[] _incomingMessage =
     [
         ("its message id, 32 hex chars, as the transport reads it", 88),
-        ("TransportReceiveContext (parent, bag, token, id, headers, body as a sequence, outcome)", 88),
+        ("TransportReceiveContext (parent, bag, token, id, headers, body as a sequence, outcome, why dead-lettered)", 96),
         ("IncomingPhysicalContext (body as a sequence)", 80),
         ("IncomingLogicalContext", 64),
         ("the text, 15 chars", 56),
     ];
+
+    // A request's message, as the HttpEndpoint's ingress pipeline takes it to the sink: the context and
+    // the raw message (type, content type, the body as Kestrel's pipe holds it) come from pools and go back.
+    private static readonly (string What, long Bytes)[] _ingressRequest = [];
 
     public static TheoryData<string> EachRid => Rids.Each();
 
@@ -49,6 +53,11 @@ public sealed class AppAllocationTests(PublishedApps published)
     [MemberData(nameof(EachRid))]
     public async Task A_delivery_through_the_incoming_pipeline_costs_its_own_objects_only(string rid) =>
         await AssertPerMessageAsync(App.Consumer, rid, _incomingMessage, []);
+
+    [Theory]
+    [MemberData(nameof(EachRid))]
+    public async Task A_request_through_the_ingress_pipeline_allocates_nothing_per_request(string rid) =>
+        await AssertPerMessageAsync(App.HttpEndpoint, rid, _ingressRequest, []);
 
     private async Task AssertPerMessageAsync(App app, string rid, (string What, long Bytes)[] expected, string[] args)
     {
