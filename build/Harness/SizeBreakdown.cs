@@ -4,7 +4,8 @@ namespace Prewire.Harness;
 
 /// <summary>
 /// <c>./build.sh size</c>: what each app's NativeAOT binary is made of, per assembly (<see cref="Mstat"/>),
-/// as it ships by default, built without RabbitMQ.Client (<c>-p:PrewireAmqpClient=Prewire</c>), and
+/// as it ships by default, without telemetry's exporter (<c>-p:PrewireTelemetry=false</c>), the smallest
+/// with TLS (without RabbitMQ.Client, <c>-p:PrewireAmqpClient=Prewire</c>, and without the exporter), and
 /// without TLS as well (<c>-p:PrewireTls=false</c>), side by side.
 /// </summary>
 public static class SizeBreakdown
@@ -17,7 +18,7 @@ public static class SizeBreakdown
         var builds = new List<(PublishResult Build, Mstat Stats)>();
         foreach (var app in App.All)
         {
-            foreach (var mode in new[] { PublishMode.Aot, PublishMode.AotPrewireClient, PublishMode.AotPrewireClientNoTls })
+            foreach (var mode in new[] { PublishMode.Aot, PublishMode.AotNoTelemetry, PublishMode.AotPrewireClient, PublishMode.AotPrewireClientNoTls })
             {
                 output.WriteLine($"size: publishing {app} ({rid}, {mode})...");
                 var build = await Publishing.PublishAsync(app, rid, mode).ConfigureAwait(false);
@@ -49,10 +50,11 @@ public static class SizeBreakdown
         rows.Add(Row("binary", b => b.Build.Size));
         output.WriteLine();
         output.WriteLine($"NativeAOT binaries, {rid}: code and type structures per assembly (generic instantiations count for the generic's assembly), KB;");
-        output.WriteLine("\"own\": built with -p:PrewireAmqpClient=Prewire (no RabbitMQ.Client); \"own, no TLS\": and -p:PrewireTls=false");
+        output.WriteLine("\"no OTLP\": built with -p:PrewireTelemetry=false; \"own\": and -p:PrewireAmqpClient=Prewire (no RabbitMQ.Client); \"own, no TLS\": and -p:PrewireTls=false");
         output.WriteLine();
         Table.Write(output, ["", .. builds.Select(b => b.Build.Mode switch
         {
+            PublishMode.AotNoTelemetry => $"{b.Build.App.Name} no OTLP",
             PublishMode.AotPrewireClient => $"{b.Build.App.Name} own",
             PublishMode.AotPrewireClientNoTls => $"{b.Build.App.Name} own, no TLS",
             _ => b.Build.App.Name,

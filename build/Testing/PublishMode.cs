@@ -12,6 +12,9 @@ public enum PublishMode
     /// <summary>As <see cref="Jit"/>, with the expression-tree pipeline baseline (<c>-p:PipelineBuilder=ExpressionTree</c>).</summary>
     ExpressionTreeJit,
 
+    /// <summary>As <see cref="Aot"/>, without OpenTelemetry's OTLP exporter (<c>-p:PrewireTelemetry=false</c>): what telemetry costs the binary.</summary>
+    AotNoTelemetry,
+
     /// <summary>
     /// As <see cref="Aot"/>, the smallest build with TLS: without RabbitMQ.Client (<c>-p:PrewireAmqpClient=Prewire</c>),
     /// Prewire's own client only, and without the OTLP exporter (<c>-p:PrewireTelemetry=false</c>).

@@ -25,9 +25,9 @@ public sealed partial record PublishResult(App App, string Rid, PublishMode Mode
     public string? MissingAotPacksMessage => MissingAotPacks ? PreflightLine().Match(Output).Groups["text"].Value.Trim() : null;
 
     /// <summary>Bytes on disk: the executable for AOT, the whole folder for a self-contained JIT build.</summary>
-    public long Size => Mode is PublishMode.Aot or PublishMode.AotPrewireClient or PublishMode.AotPrewireClientNoTls
-        ? new FileInfo(ExecutablePath).Length
-        : new DirectoryInfo(Directory).EnumerateFiles("*", SearchOption.AllDirectories).Sum(f => f.Length);
+    public long Size => Mode is PublishMode.Jit or PublishMode.ExpressionTreeJit
+        ? new DirectoryInfo(Directory).EnumerateFiles("*", SearchOption.AllDirectories).Sum(f => f.Length)
+        : new FileInfo(ExecutablePath).Length;
 
     /// <summary>The output's error lines, for failure messages.</summary>
     public string Errors => string.Join('\n', Output.Split('\n').Where(l => l.Contains(": error ", StringComparison.Ordinal)).Distinct());

@@ -21,6 +21,7 @@ public static class Publishing
             PublishMode.Jit => ["-p:PublishAot=false", "--self-contained", "true"],
             // build/NativeAot.props leaves PublishAot off for this builder.
             PublishMode.ExpressionTreeJit => ["-p:PipelineBuilder=ExpressionTree", "--self-contained", "true"],
+            PublishMode.AotNoTelemetry => ["-p:PublishAot=true", "-p:PrewireTelemetry=false"],
             PublishMode.AotPrewireClient => ["-p:PublishAot=true", "-p:PrewireAmqpClient=Prewire", "-p:PrewireTelemetry=false"],
             PublishMode.AotPrewireClientNoTls => ["-p:PublishAot=true", "-p:PrewireAmqpClient=Prewire", "-p:PrewireTelemetry=false", "-p:PrewireTls=false"],
             _ => throw new ArgumentOutOfRangeException(nameof(mode), mode, null),
