@@ -197,8 +197,6 @@ public sealed class AppCommand
         _root.SetAction(async (parsed, _) =>
         {
             using var log = AppLogging.Create(parsed.GetValue(LogLevel), toStandardError: WantsJson(parsed));
-            // Disposed last: it sends the run's last spans and metrics.
-            using var telemetry = AppTelemetry.Start(ServiceName, ConfigureTracing, ExportedMeters, log);
             // Left to the runtime, SIGTERM ends the process at once (exit 143): what a container
             // runtime sends on stop would drop in-flight work. Both signals only ask the app to stop.
             using var stopping = new CancellationTokenSource();
@@ -207,6 +205,8 @@ public sealed class AppCommand
             var cancellationToken = stopping.Token;
             try
             {
+                // Disposed once the run is over: it sends the run's last spans and metrics.
+                using var telemetry = AppTelemetry.Start(ServiceName, ConfigureTracing, ExportedMeters, log);
                 return await run(parsed, log, cancellationToken).ConfigureAwait(false);
             }
             catch (AppException e)

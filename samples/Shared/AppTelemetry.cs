@@ -21,10 +21,12 @@ public static class AppTelemetry
     /// <summary>The variable that switches export on, as every OpenTelemetry SDK reads it.</summary>
     public const string EndpointVariable = "OTEL_EXPORTER_OTLP_ENDPOINT";
 
-    private static readonly string[] _signalEndpoints = ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT"];
+    private static readonly string[] _endpoints = [EndpointVariable, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT"];
+
+    private static readonly string[] _protocols = ["OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_EXPORTER_OTLP_METRICS_PROTOCOL"];
 
     /// <summary>Whether this process is asked to export telemetry.</summary>
-    public static bool IsOn => new[] { EndpointVariable }.Concat(_signalEndpoints).Any(name => !string.IsNullOrEmpty(Environment.GetEnvironmentVariable(name)));
+    public static bool IsOn => _endpoints.Any(name => !string.IsNullOrEmpty(Environment.GetEnvironmentVariable(name)));
 
     /// <summary>The app's resource: <paramref name="serviceName"/>, then the SDK, then the variables, so an operator's <c>OTEL_SERVICE_NAME</c> or <c>OTEL_RESOURCE_ATTRIBUTES</c> win.</summary>
     public static ResourceBuilder Describe(ResourceBuilder resource, string serviceName)
@@ -41,6 +43,7 @@ public static class AppTelemetry
     {
         ArgumentNullException.ThrowIfNull(log);
         if (!IsOn) return null;
+        Validate();
 #if PREWIRE_TELEMETRY
         var tracing = Sdk.CreateTracerProviderBuilder()
             .ConfigureResource(resource => Describe(resource, serviceName))
@@ -58,6 +61,23 @@ public static class AppTelemetry
         log.Warning("{Variable} is set, but this build has no exporter (built with -p:PrewireTelemetry=false): nothing is exported", EndpointVariable);
         return null;
 #endif
+    }
+
+    // The SDK takes an endpoint or protocol it cannot use without a word (it falls back to its default
+    // endpoint, or exports nothing): a deployment's typo would silently lose its telemetry.
+    private static void Validate()
+    {
+        foreach (var name in _endpoints)
+        {
+            if (Environment.GetEnvironmentVariable(name) is not { Length: > 0 } value) continue;
+            if (!Uri.TryCreate(value, UriKind.Absolute, out var uri) || uri.Scheme is not ("http" or "https") || uri.Host.Length == 0)
+                throw new AppException($"{name} is '{value}': not an http:// or https:// address", ExitCodes.Usage);
+        }
+        foreach (var name in _protocols)
+        {
+            if (Environment.GetEnvironmentVariable(name) is { Length: > 0 } value && value is not ("grpc" or "http/protobuf"))
+                throw new AppException($"{name} is '{value}': grpc or http/protobuf", ExitCodes.Usage);
+        }
     }
 
     // Metrics first: their last export then still has the spans' exporter's process around it, and each flushes on dispose.

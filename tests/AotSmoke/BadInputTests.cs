@@ -120,10 +120,32 @@ public sealed class BadInputTests(PublishedApps published)
     public Task A_CA_file_that_is_not_there_is_a_usage_error_exit_2(string appName, string rid) =>
         AssertFailsAsync(appName, rid, 2, "TLS (--ca-file, --client-cert, --client-key): the CA file /no/such/ca.pem cannot be read", "--ca-file", "/no/such/ca.pem", "--uri", TestBroker.TlsUri.ToString());
 
-    private async Task AssertFailsAsync(string appName, string rid, int exitCode, string expected, params string[] args)
+    public static TheoryData<string, string, string, string> BadTelemetrySettingsByApp()
+    {
+        var data = new TheoryData<string, string, string, string>();
+        foreach (var app in App.All)
+        {
+            data.Add(app.Name, "OTEL_EXPORTER_OTLP_ENDPOINT", "collector:4318", "OTEL_EXPORTER_OTLP_ENDPOINT is 'collector:4318': not an http:// or https:// address");
+            data.Add(app.Name, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "ftp://127.0.0.1/", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is 'ftp://127.0.0.1/': not an http:// or https:// address");
+            data.Add(app.Name, "OTEL_EXPORTER_OTLP_PROTOCOL", "http/json", "OTEL_EXPORTER_OTLP_PROTOCOL is 'http/json': grpc or http/protobuf");
+        }
+        return data;
+    }
+
+    // The SDK would take these without a word and export nothing: a deployment's typo must not lose its telemetry silently.
+    [Theory]
+    [MemberData(nameof(BadTelemetrySettingsByApp))]
+    public Task A_telemetry_setting_the_exporter_cannot_use_is_a_usage_error_exit_2(string appName, string variable, string value, string expected) =>
+        AssertFailsAsync(appName, Repo.HostRid, 2, expected, [],
+            new Dictionary<string, string> { ["OTEL_EXPORTER_OTLP_ENDPOINT"] = "http://127.0.0.1:4318", [variable] = value });
+
+    private Task AssertFailsAsync(string appName, string rid, int exitCode, string expected, params string[] args) =>
+        AssertFailsAsync(appName, rid, exitCode, expected, args, environment: null);
+
+    private async Task AssertFailsAsync(string appName, string rid, int exitCode, string expected, string[] args, IReadOnlyDictionary<string, string>? environment)
     {
         var result = await published.GetSucceededAsync(App.Named(appName), rid);
-        await using var process = AppProcess.Start(result.ExecutablePath, args, rid: rid);
+        await using var process = AppProcess.Start(result.ExecutablePath, args, environment, rid: rid);
         Assert.Equal(exitCode, await process.WaitForExitAsync(AppRuns.ReadyTimeout(rid)));
         var lines = process.Stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries);
         Assert.True(lines.Length == 1, $"expected one line on stderr, got:\n{process.Stderr}");
