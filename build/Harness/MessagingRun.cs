@@ -26,7 +26,8 @@ public sealed record MessagingRun(string Client, JsonElement Publisher, JsonElem
     {
         ArgumentNullException.ThrowIfNull(publisher);
         ArgumentNullException.ThrowIfNull(consumer);
-        var rid = Repo.HostRid;
+        // The builds' RID: linux-arm64 ones run under qemu on an x64 host.
+        var rid = publisher.Rid;
         string[] common = ["--uri", broker, "--queue", $"prewire.demo.{Guid.NewGuid():N}", "--count", $"{count}", "--json", .. both ?? []];
         await using var consume = AppProcess.Start(consumer.ExecutablePath, common, environment, rid: rid);
         await consume.WaitForReadyAsync(AppRuns.ReadyTimeout(rid)).ConfigureAwait(false);

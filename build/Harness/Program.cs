@@ -30,7 +30,7 @@ switch (args)
     case ["telemetry", ..]:
         var telemetryRuns = args.Length > 1 && int.TryParse(args[1], out var t) && t > 0 ? t : 3;
         var telemetryCount = args.Length > 2 && int.TryParse(args[2], out var tc) && tc > 0 ? tc : 20_000;
-        return await TelemetryCost.RunAsync(telemetryRuns, telemetryCount, Console.Out);
+        return await TelemetryCost.RunAsync(telemetryRuns, telemetryCount, args.Length > 3 ? args[3] : Repo.HostRid, Console.Out);
 
     case ["size", .. var sizeRid]:
         return await SizeBreakdown.RunAsync(sizeRid.Length == 0 ? Repo.HostRid : sizeRid[0], Console.Out);

@@ -6,8 +6,8 @@ using System.Text;
 namespace Prewire.Harness;
 
 /// <summary>
-/// <c>benchmarks/telemetry.sh [runs] [count]</c>: what exporting traces and metrics costs each NativeAOT
-/// app as it ships, telemetry off against on (<c>OTEL_EXPORTER_OTLP_ENDPOINT</c> set, to an OTLP/HTTP
+/// <c>benchmarks/telemetry.sh [runs] [count] [rid]</c>: what exporting traces and metrics costs each NativeAOT
+/// app as it ships (linux-arm64 builds run under qemu on an x64 host: compare on / off within the RID), telemetry off against on (<c>OTEL_EXPORTER_OTLP_ENDPOINT</c> set, to an OTLP/HTTP
 /// receiver the harness runs), alternating run by run: the Publisher and the Consumer on each client
 /// (msgs/s and bytes allocated per message, their <c>--json</c> reports), and the HttpEndpoint (requests
 /// one after another on one connection: requests/s and bytes per request, from the runtime's allocation
@@ -20,15 +20,15 @@ public static class TelemetryCost
 
     private static readonly string[] _clients = ["rabbitmq", "prewire"];
 
-    public static async Task<int> RunAsync(int runs, int count, TextWriter output)
+    public static async Task<int> RunAsync(int runs, int count, string rid, TextWriter output)
     {
         ArgumentNullException.ThrowIfNull(output);
         var broker = BrokerNode.RequiredUri("telemetry");
         var builds = new Dictionary<App, PublishResult>();
         foreach (var app in App.All)
         {
-            output.WriteLine($"telemetry: publishing {app} (Aot, {Repo.HostRid})...");
-            var build = await Publishing.PublishAsync(app, Repo.HostRid, PublishMode.Aot).ConfigureAwait(false);
+            output.WriteLine($"telemetry: publishing {app} (Aot, {rid})...");
+            var build = await Publishing.PublishAsync(app, rid, PublishMode.Aot).ConfigureAwait(false);
             if (!build.Succeeded)
             {
                 output.WriteLine($"telemetry: {app} FAILED:\n{build.Errors}");
@@ -37,6 +37,9 @@ public static class TelemetryCost
             builds[app] = build;
         }
 
+        // Under qemu half the requests: each takes several times as long, and the window must still
+        // outlast the Prometheus exporter's response cache (300 ms), or the second read repeats the first.
+        var requests = Qemu.Emulates(rid) ? Requests / 2 : Requests;
         var measured = new List<(string Row, bool On, double PerSecond, double Bytes)>();
         output.WriteLine();
         output.WriteLine("| run | app | client | telemetry | msgs/s (requests/s) | B/message (B/request) | spans received |");
@@ -50,14 +53,14 @@ public static class TelemetryCost
                 foreach (var client in _clients)
                 {
                     var result = await MessagingRun.RunAsync(client, builds[App.Publisher], builds[App.Consumer], broker, count, Concurrency, both: ["--client", client],
-                        environment: environment).ConfigureAwait(false);
+                        timeout: TimeSpan.FromMinutes(10), environment: environment).ConfigureAwait(false);
                     var spans = await SpansAsync(otlp, on, 2 * count).ConfigureAwait(false);
                     Add($"Publisher | {client}", on, result.Publisher.GetProperty("msgsPerSecond").GetDouble(), result.Publisher.GetProperty("bytesPerMessage").GetDouble(), spans);
                     Add($"Consumer | {client}", on, result.Consumer.GetProperty("msgsPerSecond").GetDouble(), result.Consumer.GetProperty("bytesPerMessage").GetDouble(), spans);
                 }
-                var (perSecond, bytes) = await HttpEndpointAsync(builds[App.HttpEndpoint], broker, environment).ConfigureAwait(false);
+                var (perSecond, bytes) = await HttpEndpointAsync(builds[App.HttpEndpoint], broker, requests, environment).ConfigureAwait(false);
                 // Each request: Kestrel's span and the publish span.
-                Add("HttpEndpoint | rabbitmq", on, perSecond, bytes, await SpansAsync(otlp, on, 2 * Requests).ConfigureAwait(false));
+                Add("HttpEndpoint | rabbitmq", on, perSecond, bytes, await SpansAsync(otlp, on, 2 * requests).ConfigureAwait(false));
 
                 void Add(string row, bool on, double perSecond, double bytes, int spans)
                 {
@@ -69,7 +72,7 @@ public static class TelemetryCost
 
         output.WriteLine();
         output.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"Medians of {runs} runs ({count:N0} messages of the Publisher's text, {Concurrency} in flight; {Requests:N0} HttpEndpoint requests of 64 B one after another); on / off:"));
+            $"{rid}{(Qemu.Emulates(rid) ? " under qemu" : "")}, medians of {runs} runs ({count:N0} messages of the Publisher's text, {Concurrency} in flight; {requests:N0} HttpEndpoint requests of 64 B one after another); on / off:"));
         output.WriteLine();
         output.WriteLine("| app | client | msgs/s off | msgs/s on | ratio | B/message off | B/message on | added |");
         output.WriteLine("|---|---|---:|---:|---:|---:|---:|---:|");
@@ -96,12 +99,12 @@ public static class TelemetryCost
         return spans;
     }
 
-    private static async Task<(double PerSecond, double Bytes)> HttpEndpointAsync(PublishResult build, string broker, IReadOnlyDictionary<string, string>? environment)
+    private static async Task<(double PerSecond, double Bytes)> HttpEndpointAsync(PublishResult build, string broker, int requests, IReadOnlyDictionary<string, string>? environment)
     {
         var address = new Uri($"http://127.0.0.1:{FreePort.Next()}/");
         await using var process = AppProcess.Start(build.ExecutablePath,
-            ["--urls", address.ToString().TrimEnd('/'), "--uri", broker, "--queue", $"prewire.telemetry.{Guid.NewGuid():N}"], environment, rid: Repo.HostRid);
-        await process.WaitForReadyAsync(AppRuns.ReadyTimeout(Repo.HostRid)).ConfigureAwait(false);
+            ["--urls", address.ToString().TrimEnd('/'), "--uri", broker, "--queue", $"prewire.telemetry.{Guid.NewGuid():N}"], environment, rid: build.Rid);
+        await process.WaitForReadyAsync(AppRuns.ReadyTimeout(build.Rid)).ConfigureAwait(false);
         using var http = new HttpClient { BaseAddress = address };
         var body = new string('x', 64);
         async Task PostAsync()
@@ -117,15 +120,16 @@ public static class TelemetryCost
             if (ready.IsSuccessStatusCode) break;
             if (DateTime.UtcNow > deadline) throw new InvalidOperationException("HttpEndpoint not ready within 30 s");
         }
-        for (var i = 0; i < 500; i++) await PostAsync().ConfigureAwait(false);
+        for (var i = 0; i < requests / 4; i++) await PostAsync().ConfigureAwait(false);
         var before = await AllocatedAsync(http).ConfigureAwait(false);
         var clock = Stopwatch.StartNew();
-        for (var i = 0; i < Requests; i++) await PostAsync().ConfigureAwait(false);
+        for (var i = 0; i < requests; i++) await PostAsync().ConfigureAwait(false);
         var elapsed = clock.Elapsed;
         var allocated = await AllocatedAsync(http).ConfigureAwait(false) - before;
+        if (allocated <= 0) throw new InvalidOperationException($"the HttpEndpoint's allocation counter did not move over {requests} requests in {elapsed.TotalMilliseconds:0} ms: a cached /metrics answer?");
         process.Terminate();
-        await process.WaitForExitAsync(AppRuns.ExitTimeout(Repo.HostRid)).ConfigureAwait(false);
-        return (Requests / elapsed.TotalSeconds, allocated / (double)Requests);
+        await process.WaitForExitAsync(AppRuns.ExitTimeout(build.Rid)).ConfigureAwait(false);
+        return (requests / elapsed.TotalSeconds, allocated / (double)requests);
     }
 
     // The runtime's own allocation counter, as the HttpEndpoint's /metrics exports it.
