@@ -20,7 +20,7 @@ public sealed class MessagingMetricsTests
     {
         var ct = TestContext.Current.CancellationToken;
         var queue = $"prewire.metrics-tests.{Guid.NewGuid():N}";
-        await using var connection = client == "prewire" ? await TraceContextTests.ConnectOwnAsync(queue) : await RoundTripTests.ConnectAsync(queue);
+        await using var connection = await TraceContextTests.ConnectAsync(client, queue);
         await using BrokerDispatch dispatch = client == "prewire" ? new AmqpPublisherDispatch() : new RabbitMqDispatch();
         if (dispatch is AmqpPublisherDispatch own) await own.OpenAsync(AmqpSession.Of(connection.Session).Connection, ct);
         else ((RabbitMqDispatch)dispatch).Attach(connection);
@@ -35,7 +35,7 @@ public sealed class MessagingMetricsTests
         {
             if (c.Body.FirstSpan[0] == (byte)'f') throw new InvalidDataException("the body says fail");
         }), "fails on 'fails'").Build<TransportReceiveContext>();
-        BrokerReceiver receiver = client == "prewire" ? new AmqpReceiver(connection, incoming, (_, _) => { }) : new RabbitMqReceiver(connection, incoming, (_, _) => { });
+        var receiver = TraceContextTests.Receiver(client, connection, incoming);
         Assert.Equal(new ReceiveResult(1, 0, 0, 1, 0), await receiver.ReceiveAsync(1, prefetch: 1, ct));
 
         Assert.Equal(

@@ -63,7 +63,7 @@ public sealed class TraceContextTests
     {
         var ct = TestContext.Current.CancellationToken;
         var queue = $"prewire.trace-tests.{Guid.NewGuid():N}";
-        await using var connection = client == "prewire" ? await ConnectOwnAsync(queue) : await RoundTripTests.ConnectAsync(queue);
+        await using var connection = await ConnectAsync(client, queue);
         await using var rabbit = await RoundTripTests.ConnectAsync(queue);
 
         using var spans = new Spans(MessagingTelemetry.ActivitySourceName, RabbitMQActivitySource.PublisherSourceName);
@@ -77,9 +77,7 @@ public sealed class TraceContextTests
         {
             if (c.Body.FirstSpan[0] == (byte)'f') throw new InvalidDataException("the body says fail");
         }), "fails on 'fails'").Build<TransportReceiveContext>();
-        BrokerReceiver receiver = client == "prewire"
-            ? new AmqpReceiver(connection, incoming, (_, _) => { })
-            : new RabbitMqReceiver(connection, incoming, (_, _) => { });
+        var receiver = Receiver(client, connection, incoming);
         Assert.Equal(new ReceiveResult(1, 0, 0, 1, 0), await receiver.ReceiveAsync(1, prefetch: 1, ct));
 
         var published = spans.All(RabbitMQActivitySource.PublisherSourceName);
@@ -102,7 +100,13 @@ public sealed class TraceContextTests
         new(new OutgoingLogicalContext($"m-{id}", "", TestContext.Current.CancellationToken), "", queue, $"m-{id}",
             new Dictionary<string, string>(), new System.Buffers.ReadOnlySequence<byte>(Encoding.UTF8.GetBytes(id)));
 
-    internal static Task<BrokerConnection> ConnectOwnAsync(string queue) =>
+    // A session on the client the test names: "prewire" (ours) or "rabbitmq".
+    internal static Task<BrokerConnection> ConnectAsync(string client, string queue) => client == "prewire" ? ConnectOwnAsync(queue) : RoundTripTests.ConnectAsync(queue);
+
+    internal static BrokerReceiver Receiver(string client, BrokerConnection connection, Pipeline<TransportReceiveContext> incoming) =>
+        client == "prewire" ? new AmqpReceiver(connection, incoming, (_, _) => { }) : new RabbitMqReceiver(connection, incoming, (_, _) => { });
+
+    private static Task<BrokerConnection> ConnectOwnAsync(string queue) =>
         BrokerConnection.OpenAsync(new BrokerSessionOptions { Endpoints = [AmqpUri.Parse(TestBroker.Uri.OriginalString)], Queue = queue, Confirms = true }, AmqpSession.OpenAsync,
             new ReconnectPolicy(), TestContext.Current.CancellationToken);
 

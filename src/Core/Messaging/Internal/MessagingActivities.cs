@@ -64,10 +64,7 @@ internal static class MessagingActivities
 
     private static Activity Tag(Activity activity, string operationType, string operationName, string destination, string messageId, long bodySize)
     {
-        activity.SetTag("messaging.system", "rabbitmq");
-        activity.SetTag("messaging.operation.type", operationType);
-        activity.SetTag("messaging.operation.name", operationName);
-        activity.SetTag("messaging.destination.name", destination);
+        foreach (var (key, value) in MessagingAttributes.Of(operationType, operationName, destination, error: null)) activity.SetTag(key, value);
         if (messageId.Length > 0) activity.SetTag("messaging.message.id", messageId);
         activity.SetTag("messaging.message.body.size", bodySize);
         return activity;

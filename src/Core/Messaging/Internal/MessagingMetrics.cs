@@ -32,7 +32,7 @@ internal static class MessagingMetrics
     public static void Published(string destination, long started, Exception? error)
     {
         if (!_sent.Enabled && started == 0) return;
-        var tags = Tags("send", "publish", destination, error);
+        var tags = MessagingAttributes.Of("send", "publish", destination, error);
         _sent.Add(1, tags);
         if (started != 0) _operation.Record(Stopwatch.GetElapsedTime(started).TotalSeconds, tags);
     }
@@ -40,26 +40,13 @@ internal static class MessagingMetrics
     /// <summary>A delivery from <paramref name="queue"/> reached the application; its processing starts (0 when nobody listens for its duration).</summary>
     public static long StartProcess(string queue)
     {
-        if (_consumed.Enabled) _consumed.Add(1, Tags("receive", "deliver", queue, error: null));
+        if (_consumed.Enabled) _consumed.Add(1, MessagingAttributes.Of("receive", "deliver", queue, error: null));
         return _process.Enabled ? Stopwatch.GetTimestamp() : 0;
     }
 
     /// <summary>A delivery from <paramref name="queue"/> was processed and settled, or failed by <paramref name="error"/>.</summary>
     public static void Processed(string queue, long started, Exception? error)
     {
-        if (started != 0) _process.Record(Stopwatch.GetElapsedTime(started).TotalSeconds, Tags("process", "process", queue, error));
-    }
-
-    private static TagList Tags(string operationType, string operationName, string destination, Exception? error)
-    {
-        var tags = new TagList
-        {
-            { "messaging.system", "rabbitmq" },
-            { "messaging.operation.type", operationType },
-            { "messaging.operation.name", operationName },
-            { "messaging.destination.name", destination },
-        };
-        if (error is not null) tags.Add("error.type", error.GetType().FullName);
-        return tags;
+        if (started != 0) _process.Record(Stopwatch.GetElapsedTime(started).TotalSeconds, MessagingAttributes.Of("process", "process", queue, error));
     }
 }
