@@ -5,7 +5,8 @@
 #                        run each app to its ready line, print size and start-up per app and build
 #   ./build.sh publish [rid...]   NativeAOT publish of every app into artifacts/publish/<rid>/aot/
 #   ./build.sh size [rid]         what each app's binary is made of, per assembly (ILC's mstat)
-#   ./build.sh report [runs]      one table, app x RID: sizes (binary, image), start-up, warm-up, B/message, warnings
+#   ./build.sh report [runs]      one table, app x RID: sizes (binary, image), start-up, warm-up, B/message, warnings;
+#                        then the HttpEndpoint against Microsoft's webapiaot template (size, ready, first response)
 #   ./build.sh telemetry [runs] [count] [rid]   telemetry off against on in each NativeAOT app (benchmarks/telemetry.sh)
 #   ./build.sh baseline [pairs]   re-record build/startup-baseline.json (each app x RID's start-up and exit
 #                        times beyond a NativeAOT hello world, and its size; on an idle machine, on

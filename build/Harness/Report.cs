@@ -91,6 +91,7 @@ public static class Report
         output.WriteLine("and the broker; Consumer: deliveries in-process; HttpEndpoint: requests through its ingress pipeline in-process); image = compressed");
         output.WriteLine("layers and config, on a base of the C runtime files alone");
         Table.Write(output, ["app", "RID", "binary", "image", "start AOT", "start JIT", "first message AOT", "first message ET JIT", "B/message", "warnings"], rows);
-        return 0;
+        output.WriteLine();
+        return await TemplateComparison.RunAsync(builds, runs, output).ConfigureAwait(false) ? 0 : 1;
     }
 }

@@ -14,6 +14,7 @@ public sealed class AppProcess : IAsyncDisposable
     private readonly Stopwatch _sinceSpawn;
     private readonly StringBuilder _stdout = new();
     private readonly StringBuilder _stderr = new();
+    private readonly List<(double Ms, string Line)> _lines = [];
     private readonly TaskCompletionSource<double> _ready = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
     private AppProcess(Process process, Stopwatch sinceSpawn)
@@ -86,6 +87,9 @@ public sealed class AppProcess : IAsyncDisposable
 
     public string Stderr { get { lock (_stderr) return _stderr.ToString(); } }
 
+    /// <summary>Milliseconds since spawn, now.</summary>
+    public double SinceSpawnMs => _sinceSpawn.Elapsed.TotalMilliseconds;
+
     /// <summary>Milliseconds from spawn to the first line on stdout, once there was one.</summary>
     public double? FirstLineMs { get; private set; }
 
@@ -109,6 +113,28 @@ public sealed class AppProcess : IAsyncDisposable
             throw new InvalidOperationException($"exited with {_process.ExitCode} before its ready line.\nstdout:\n{Stdout}\nstderr:\n{Stderr}");
         }
         throw new TimeoutException($"no ready line within {timeout.TotalSeconds} s.\nstdout:\n{Stdout}\nstderr:\n{Stderr}");
+    }
+
+    /// <summary>
+    /// Milliseconds from spawn to the first stdout line containing <paramref name="text"/> (another program's
+    /// ready line); throws with the output when it does not come. The time is the line's arrival, not this wait's.
+    /// </summary>
+    public async Task<double> WaitForLineAsync(string text, TimeSpan timeout)
+    {
+        var until = _sinceSpawn.Elapsed + timeout;
+        while (true)
+        {
+            lock (_stdout)
+            {
+                foreach (var (ms, line) in _lines)
+                {
+                    if (line.Contains(text, StringComparison.Ordinal)) return ms;
+                }
+            }
+            if (_process.HasExited) throw new InvalidOperationException($"exited with {_process.ExitCode} before printing '{text}'.\nstdout:\n{Stdout}\nstderr:\n{Stderr}");
+            if (_sinceSpawn.Elapsed > until) throw new TimeoutException($"no '{text}' within {timeout.TotalSeconds} s.\nstdout:\n{Stdout}\nstderr:\n{Stderr}");
+            await Task.Delay(1).ConfigureAwait(false);
+        }
     }
 
     /// <summary>Waits for exit; kills the process and throws on timeout.</summary>
@@ -151,7 +177,11 @@ public sealed class AppProcess : IAsyncDisposable
         if (line is null) return;
         var elapsed = _sinceSpawn.Elapsed.TotalMilliseconds;
         FirstLineMs ??= elapsed;
-        lock (_stdout) _stdout.AppendLine(line);
+        lock (_stdout)
+        {
+            _stdout.AppendLine(line);
+            _lines.Add((elapsed, line));
+        }
         if (!_ready.Task.IsCompleted && ReadyLine.TryParse(line, out var reported))
         {
             ReportedReadyMs = reported;
