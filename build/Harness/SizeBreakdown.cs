@@ -6,7 +6,8 @@ namespace Prewire.Harness;
 /// <c>./build.sh size</c>: what each app's NativeAOT binary is made of, per assembly (<see cref="Mstat"/>),
 /// as it ships by default, without telemetry's exporter (<c>-p:PrewireTelemetry=false</c>), the smallest
 /// with TLS (without RabbitMQ.Client, <c>-p:PrewireAmqpClient=Prewire</c>, and without the exporter), and
-/// without TLS as well (<c>-p:PrewireTls=false</c>), side by side.
+/// without TLS as well (<c>-p:PrewireTls=false</c>), side by side, and Microsoft's <c>webapiaot</c>
+/// template (<see cref="WebTemplate"/>) beside them, the HttpEndpoint's yardstick.
 /// </summary>
 public static class SizeBreakdown
 {
@@ -30,6 +31,14 @@ public static class SizeBreakdown
                 builds.Add((build, Mstat.Read(build.MstatPath)));
             }
         }
+        output.WriteLine($"size: publishing the webapiaot template ({rid})...");
+        var template = await WebTemplate.PublishAsync(rid, output).ConfigureAwait(false);
+        if (!template.Succeeded)
+        {
+            output.WriteLine($"size: the webapiaot template FAILED:\n{template.Errors}");
+            return 1;
+        }
+        builds.Add((template, Mstat.Read(template.MstatPath)));
         Write(output, rid, builds);
         return 0;
     }
@@ -57,7 +66,7 @@ public static class SizeBreakdown
             PublishMode.AotNoTelemetry => $"{b.Build.App.Name} no OTLP",
             PublishMode.AotPrewireClient => $"{b.Build.App.Name} own",
             PublishMode.AotPrewireClientNoTls => $"{b.Build.App.Name} own, no TLS",
-            _ => b.Build.App.Name,
+            _ => b.Build.App == WebTemplate.App ? "webapiaot template" : b.Build.App.Name,
         })], rows);
 
         string[] Row(string label, Func<(PublishResult Build, Mstat Stats), long> bytes) =>
