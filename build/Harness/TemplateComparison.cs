@@ -28,8 +28,7 @@ public static class TemplateComparison
             }
             var ours = endpoint.AotFor(rid);
             output.WriteLine($"report: HttpEndpoint against webapiaot ({rid}): start-up...");
-            // Ratios near 1 need more than the table's few runs: 8 times as many natively, where a run is 30 ms.
-            var n = Qemu.Emulates(rid) ? StartupRuns.RunsFor(rid, runs) : runs * 8;
+            var n = RunsFor(rid, runs);
             await WebStartRun.RunAsync(App.HttpEndpoint, ours.ExecutablePath, rid).ConfigureAwait(false);
             await WebStartRun.RunAsync(WebTemplate.App, template.ExecutablePath, rid).ConfigureAwait(false);
             var (oursRuns, templateRuns) = (new List<WebStartRun>(), new List<WebStartRun>());
@@ -45,12 +44,15 @@ public static class TemplateComparison
                 Table.Ms(o.FirstResponseMs) + qemu, Table.Ms(t.FirstResponseMs) + qemu, Ratio(o.FirstResponseMs, t.FirstResponseMs)]);
         }
         output.WriteLine();
-        output.WriteLine($"HttpEndpoint (default build) against Microsoft's webapiaot template, both NativeAOT from this SDK in this run; {runs * 8} alternating runs each");
-        output.WriteLine($"({StartupRuns.RunsFor(AppBuilds.Arm64Rid, runs)} under qemu), medians; ready = spawn to the ready line (the template's: \"{WebTemplate.ReadyText}\"); first response = spawn");
+        output.WriteLine($"HttpEndpoint (default build) against Microsoft's webapiaot template, both NativeAOT from this SDK in this run; {RunsFor(Repo.HostRid, runs)} alternating runs each");
+        output.WriteLine($"({RunsFor(AppBuilds.Arm64Rid, runs)} under qemu), medians; ready = spawn to the ready line (the template's: \"{WebTemplate.ReadyText}\"); first response = spawn");
         output.WriteLine($"to the first 200 of a GET polled from the ready line on (HttpEndpoint /health/live, template {WebTemplate.Route}); ratio = HttpEndpoint / template");
         Table.Write(output, ["RID", "binary", "template binary", "ratio", "ready", "template ready", "ratio", "first response", "template first response", "ratio"], rows);
         return true;
     }
+
+    // Ratios near 1 need more than the table's few runs: 8 times as many natively, where a run is 30 ms.
+    private static int RunsFor(string rid, int runs) => Qemu.Emulates(rid) ? StartupRuns.RunsFor(rid, runs) : runs * 8;
 
     private static string Ratio(double ours, double template) => (ours / template).ToString("0.00'x'", CultureInfo.InvariantCulture);
 }

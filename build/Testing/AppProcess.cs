@@ -12,9 +12,8 @@ public sealed class AppProcess : IAsyncDisposable
 {
     private readonly Process _process;
     private readonly Stopwatch _sinceSpawn;
-    private readonly StringBuilder _stdout = new();
+    private readonly List<(double Ms, string Line)> _stdout = [];
     private readonly StringBuilder _stderr = new();
-    private readonly List<(double Ms, string Line)> _lines = [];
     private readonly TaskCompletionSource<double> _ready = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
     private AppProcess(Process process, Stopwatch sinceSpawn)
@@ -83,7 +82,7 @@ public sealed class AppProcess : IAsyncDisposable
     /// <summary>Whether the process has ended.</summary>
     public bool HasExited => _process.HasExited;
 
-    public string Stdout { get { lock (_stdout) return _stdout.ToString(); } }
+    public string Stdout { get { lock (_stdout) return string.Concat(_stdout.Select(l => l.Line + "\n")); } }
 
     public string Stderr { get { lock (_stderr) return _stderr.ToString(); } }
 
@@ -91,7 +90,7 @@ public sealed class AppProcess : IAsyncDisposable
     public double SinceSpawnMs => _sinceSpawn.Elapsed.TotalMilliseconds;
 
     /// <summary>Milliseconds from spawn to the first line on stdout, once there was one.</summary>
-    public double? FirstLineMs { get; private set; }
+    public double? FirstLineMs { get { lock (_stdout) return _stdout.Count > 0 ? _stdout[0].Ms : null; } }
 
     /// <summary>Milliseconds from spawn to the process's exit, once it has exited (as the runtime saw the child end).</summary>
     public double? ExitedMs { get; private set; }
@@ -126,7 +125,7 @@ public sealed class AppProcess : IAsyncDisposable
         {
             lock (_stdout)
             {
-                foreach (var (ms, line) in _lines)
+                foreach (var (ms, line) in _stdout)
                 {
                     if (line.Contains(text, StringComparison.Ordinal)) return ms;
                 }
@@ -176,12 +175,7 @@ public sealed class AppProcess : IAsyncDisposable
     {
         if (line is null) return;
         var elapsed = _sinceSpawn.Elapsed.TotalMilliseconds;
-        FirstLineMs ??= elapsed;
-        lock (_stdout)
-        {
-            _stdout.AppendLine(line);
-            _lines.Add((elapsed, line));
-        }
+        lock (_stdout) _stdout.Add((elapsed, line));
         if (!_ready.Task.IsCompleted && ReadyLine.TryParse(line, out var reported))
         {
             ReportedReadyMs = reported;

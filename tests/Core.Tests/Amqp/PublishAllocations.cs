@@ -27,8 +27,7 @@ internal static class PublishAllocations
     /// </remarks>
     public static async Task<(long ShortWindow, long LongWindow)> MeasureAsync(AmqpPublisher publisher, int bodySize, int publishers = 1, int scale = 1)
     {
-        var properties = new BasicProperties { ContentType = "application/octet-stream", DeliveryMode = 2, MessageId = "fixed" };
-        var body = new byte[bodySize];
+        var (properties, body) = (Properties(), new byte[bodySize]);
         var loops = new Task[publishers];
         for (var round = 0; round < 5; round++) await WindowAsync(publisher, properties, body, loops, 2_000 / scale);
         var shortWindow = long.MaxValue;
@@ -68,28 +67,16 @@ internal static class PublishAllocations
     /// </summary>
     public static async Task<long> LongRunAsync(AmqpPublisher publisher, Action<int>? afterEach = null)
     {
-        var properties = new BasicProperties { ContentType = "application/octet-stream", DeliveryMode = 2, MessageId = "fixed" };
-        var body = new byte[256];
-        await PublishRunAsync(publisher, properties, body, 20_000, afterEach);
+        var (properties, body) = (Properties(), new byte[256]);
+        await PublishLoopAsync(publisher, properties, body, 20_000, afterEach);
         var least = long.MaxValue;
         for (var window = 0; window < LongRunWindows; window++)
         {
             var before = GC.GetTotalAllocatedBytes(precise: true);
-            await PublishRunAsync(publisher, properties, body, LongRunWindow, afterEach);
+            await PublishLoopAsync(publisher, properties, body, LongRunWindow, afterEach);
             least = Math.Min(least, GC.GetTotalAllocatedBytes(precise: true) - before);
         }
         return least;
-    }
-
-    // Pooled, so the measurement itself allocates nothing once warm (a plain async method's box is 120 B a window).
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
-    private static async ValueTask PublishRunAsync(AmqpPublisher publisher, BasicProperties properties, byte[] body, int count, Action<int>? afterEach)
-    {
-        for (var i = 0; i < count; i++)
-        {
-            await publisher.PublishAsync("amq.fanout", "", properties, body).ConfigureAwait(false);
-            afterEach?.Invoke(i);
-        }
     }
 
     private static async Task<long> WindowAsync(AmqpPublisher publisher, BasicProperties properties, byte[] body, Task[] loops, int count)
@@ -100,10 +87,17 @@ internal static class PublishAllocations
         return GC.GetTotalAllocatedBytes(precise: true) - before;
     }
 
+    private static BasicProperties Properties() => new() { ContentType = "application/octet-stream", DeliveryMode = 2, MessageId = "fixed" };
+
+    // Pooled, so the measurement itself allocates nothing once warm (a plain async method's box is 120 B a call).
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
-    private static async ValueTask PublishLoopAsync(AmqpPublisher publisher, BasicProperties properties, byte[] body, int count)
+    private static async ValueTask PublishLoopAsync(AmqpPublisher publisher, BasicProperties properties, byte[] body, int count, Action<int>? afterEach = null)
     {
         await Task.Yield();
-        for (var i = 0; i < count; i++) await publisher.PublishAsync("amq.fanout", "", properties, body).ConfigureAwait(false);
+        for (var i = 0; i < count; i++)
+        {
+            await publisher.PublishAsync("amq.fanout", "", properties, body).ConfigureAwait(false);
+            afterEach?.Invoke(i);
+        }
     }
 }
