@@ -45,8 +45,8 @@ public static class GateSensitivity
                 for (var round = 0; round < rounds; round++)
                 {
                     var figure = await StartupRuns.FigureAsync(StartupFigure.Names.Ready,
-                        () => AppRuns.RunOnceAsync(App.StartupFloor, floor.ExecutablePath, rid, null),
-                        () => AppRuns.RunOnceAsync(App.Consumer, slow.ExecutablePath, rid, null),
+                        () => AppRuns.RunOnceAsync(App.StartupFloor, floor.ExecutablePath, rid, null, timed: true),
+                        () => AppRuns.RunOnceAsync(App.Consumer, slow.ExecutablePath, rid, null, timed: true),
                         StartupRuns.PairsFor(rid, StartupRuns.GatePairs)).ConfigureAwait(false);
                     over.Add(StartupBaseline.ScaledExcessMs(recorded, figure) - recorded.ExcessMs);
                 }

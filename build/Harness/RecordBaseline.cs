@@ -45,7 +45,7 @@ public static class RecordBaseline
 
         new StartupBaseline
         {
-            RecordedWith = $"./build.sh baseline {pairs} on {Environment.ProcessorCount} cores, .NET {Environment.Version}; the least spawn-to-ready and spawn-to-exit times of the app and of build/StartupFloor over {pairs} alternating pairs ({StartupRuns.PairsFor("linux-arm64", pairs)} under qemu)",
+            RecordedWith = $"./build.sh baseline {pairs} on {Environment.ProcessorCount} cores, .NET {Environment.Version}; the least spawn-to-ready and spawn-to-exit times of the app and of build/StartupFloor over {pairs} alternating pairs ({StartupRuns.PairsFor("linux-arm64", pairs)} under qemu), {(TimedPriority.Available ? $"spawned at niceness {TimedPriority.Niceness}" : "spawned at the default priority")}",
             Entries = entries,
         }.Write();
         Table.Write(output, ["app", "rid", "figure", "floor", "app", "excess", "allowed"], rows);

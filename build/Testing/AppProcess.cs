@@ -24,26 +24,19 @@ public sealed class AppProcess : IAsyncDisposable
 
     /// <summary>
     /// Starts <paramref name="executable"/>; under qemu-aarch64 when it is an arm64 binary on another
-    /// host, with the C runtime from <paramref name="sysRoot"/> (default: <see cref="Qemu.SysRoot"/>).
+    /// host, with the C runtime from <paramref name="sysRoot"/> (default: <see cref="Qemu.SysRoot"/>);
+    /// <paramref name="timed"/>: at <see cref="TimedPriority"/>, for the start-up gate's runs.
     /// </summary>
-    public static AppProcess Start(string executable, IEnumerable<string> args, IReadOnlyDictionary<string, string>? environment = null, string? rid = null, string? sysRoot = null)
+    public static AppProcess Start(string executable, IEnumerable<string> args, IReadOnlyDictionary<string, string>? environment = null, string? rid = null, string? sysRoot = null, bool timed = false)
     {
-        var start = new ProcessStartInfo
+        (string FileName, IReadOnlyList<string> Args) command = Qemu.Emulates(rid)
+            ? (Qemu.Path, ["-L", sysRoot ?? Qemu.SysRoot, executable, .. args])
+            : (executable, [.. args]);
+        if (timed && TimedPriority.Available) command = TimedPriority.Wrap(command.FileName, command.Args);
+        var start = new ProcessStartInfo(command.FileName, command.Args)
         {
             WorkingDirectory = Path.GetDirectoryName(executable)!,
         };
-        if (Qemu.Emulates(rid))
-        {
-            start.FileName = Qemu.Path;
-            start.ArgumentList.Add("-L");
-            start.ArgumentList.Add(sysRoot ?? Qemu.SysRoot);
-            start.ArgumentList.Add(executable);
-        }
-        else
-        {
-            start.FileName = executable;
-        }
-        foreach (var arg in args) start.ArgumentList.Add(arg);
         // The apps read these; the harness decides them explicitly per run.
         start.Environment.Remove("RABBITMQ_URI");
         start.Environment.Remove("PREWIRE_URLS");

@@ -15,9 +15,12 @@ public static class AppRuns
 
     private static TimeSpan Scaled(string rid, TimeSpan native) => Qemu.Emulates(rid) ? native * EmulationFactor : native;
 
-    /// <summary>Starts an app the way it runs in production: brokers apps with a URI, the web app on a free loopback port.</summary>
-    public static AppProcess Start(App app, string executable, string rid, string? brokerUri, out Uri? baseAddress) =>
-        AppProcess.Start(executable, Arguments(app, brokerUri, out baseAddress), rid: rid);
+    /// <summary>
+    /// Starts an app the way it runs in production: brokers apps with a URI, the web app on a free
+    /// loopback port; <paramref name="timed"/>: at <see cref="TimedPriority"/> (the start-up gate).
+    /// </summary>
+    public static AppProcess Start(App app, string executable, string rid, string? brokerUri, out Uri? baseAddress, bool timed = false) =>
+        AppProcess.Start(executable, Arguments(app, brokerUri, out baseAddress), rid: rid, timed: timed);
 
     /// <summary>The command line <see cref="Start"/> gives an app, for runs that start it another way (in a container).</summary>
     public static IReadOnlyList<string> Arguments(App app, string? brokerUri, out Uri? baseAddress)
@@ -33,10 +36,10 @@ public static class AppRuns
     }
 
     /// <summary>Runs an app once: spawn, ready line, clean exit (SIGTERM for an app that runs until stopped). Returns spawn-to-ready ms.</summary>
-    public static async Task<double> RunOnceAsync(App app, string executable, string rid, string? brokerUri)
+    public static async Task<double> RunOnceAsync(App app, string executable, string rid, string? brokerUri, bool timed = false)
     {
         ArgumentNullException.ThrowIfNull(app);
-        await using var process = Start(app, executable, rid, brokerUri, out _);
+        await using var process = Start(app, executable, rid, brokerUri, out _, timed);
         var readyMs = await process.WaitForReadyAsync(ReadyTimeout(rid)).ConfigureAwait(false);
         if (app.RunsUntilStopped(brokerUri is not null)) process.Terminate();
         var exitCode = await process.WaitForExitAsync(ExitTimeout(rid)).ConfigureAwait(false);
@@ -46,10 +49,10 @@ public static class AppRuns
     }
 
     /// <summary>Runs an app with <paramref name="args"/> to its own exit (a one-shot run: <c>--help</c>, nothing to do). Returns spawn-to-exit ms.</summary>
-    public static async Task<double> RunToExitAsync(App app, string executable, string rid, IReadOnlyList<string> args)
+    public static async Task<double> RunToExitAsync(App app, string executable, string rid, IReadOnlyList<string> args, bool timed = false)
     {
         ArgumentNullException.ThrowIfNull(app);
-        await using var process = AppProcess.Start(executable, args, rid: rid);
+        await using var process = AppProcess.Start(executable, args, rid: rid, timed: timed);
         var exitCode = await process.WaitForExitAsync(ReadyTimeout(rid)).ConfigureAwait(false);
         if (exitCode != 0)
             throw new InvalidOperationException($"{app} {string.Join(' ', args)} exited with {exitCode}.\nstderr:\n{process.Stderr}");

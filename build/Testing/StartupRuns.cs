@@ -14,12 +14,12 @@ public static class StartupRuns
     public static async Task<double[]> MediansAsync(App app, string rid, string? brokerUri, int runs, params string[] executables)
     {
         ArgumentNullException.ThrowIfNull(executables);
-        foreach (var executable in executables) await AppRuns.RunOnceAsync(app, executable, rid, brokerUri).ConfigureAwait(false);
+        foreach (var executable in executables) await AppRuns.RunOnceAsync(app, executable, rid, brokerUri, timed: true).ConfigureAwait(false);
         var times = executables.Select(_ => new List<double>(runs)).ToArray();
         for (var i = 0; i < runs; i++)
         {
             for (var b = 0; b < executables.Length; b++)
-                times[b].Add(await AppRuns.RunOnceAsync(app, executables[b], rid, brokerUri).ConfigureAwait(false));
+                times[b].Add(await AppRuns.RunOnceAsync(app, executables[b], rid, brokerUri, timed: true).ConfigureAwait(false));
         }
         return times.Select(Median).ToArray();
     }
@@ -42,17 +42,17 @@ public static class StartupRuns
         var (exe, floorExe, n) = (aot.ExecutablePath, floor.ExecutablePath, PairsFor(rid, pairs));
         var figures = new List<StartupFigure>
         {
-            await FigureAsync(StartupFigure.Names.Ready, () => AppRuns.RunOnceAsync(App.StartupFloor, floorExe, rid, null), () => AppRuns.RunOnceAsync(app, exe, rid, null), n).ConfigureAwait(false),
+            await FigureAsync(StartupFigure.Names.Ready, () => AppRuns.RunOnceAsync(App.StartupFloor, floorExe, rid, null, timed: true), () => AppRuns.RunOnceAsync(app, exe, rid, null, timed: true), n).ConfigureAwait(false),
         };
         if (!app.IsWeb)
         {
             figures.Add(await FigureAsync(StartupFigure.Names.ReadyWithBroker,
-                () => AppRuns.RunOnceAsync(App.StartupFloor, floorExe, rid, null), () => AppRuns.RunOnceAsync(app, exe, rid, brokerUri), n).ConfigureAwait(false));
+                () => AppRuns.RunOnceAsync(App.StartupFloor, floorExe, rid, null, timed: true), () => AppRuns.RunOnceAsync(app, exe, rid, brokerUri, timed: true), n).ConfigureAwait(false));
             figures.Add(await FigureAsync(StartupFigure.Names.OneShot,
-                () => AppRuns.RunToExitAsync(App.StartupFloor, floorExe, rid, []), () => AppRuns.RunToExitAsync(app, exe, rid, []), n).ConfigureAwait(false));
+                () => AppRuns.RunToExitAsync(App.StartupFloor, floorExe, rid, [], timed: true), () => AppRuns.RunToExitAsync(app, exe, rid, [], timed: true), n).ConfigureAwait(false));
         }
         figures.Add(await FigureAsync(StartupFigure.Names.Help,
-            () => AppRuns.RunToExitAsync(App.StartupFloor, floorExe, rid, ["--help"]), () => AppRuns.RunToExitAsync(app, exe, rid, ["--help"]), n).ConfigureAwait(false));
+            () => AppRuns.RunToExitAsync(App.StartupFloor, floorExe, rid, ["--help"], timed: true), () => AppRuns.RunToExitAsync(app, exe, rid, ["--help"], timed: true), n).ConfigureAwait(false));
         if (earlier is not null)
         {
             figures = [.. figures.Select(f => earlier.Figures.FirstOrDefault(e => e.Name == f.Name) is { } e
