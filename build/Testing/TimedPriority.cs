@@ -9,7 +9,7 @@ namespace Prewire.Testing;
 /// <remarks>
 /// Why: with every core busy (two busy loops on this 2-core machine), a 3.7 ms start outlasts the
 /// scheduler's slice, so none of 60 runs went unpreempted while the floor's 1.7 ms ones did, and
-/// the least-of-runs measure failed unchanged apps (4 of 30 checks). At -20 a run weighs ~87 times a
+/// the gate failed unchanged apps (5 of 9 checks; at -20, 0 of 30). At -20 a run weighs ~87 times a
 /// nice-0 task, so other processes stop adding to it; the app's own work, sleeps and waits still do.
 /// Where the priority cannot be raised the runs start as before.
 /// </remarks>
