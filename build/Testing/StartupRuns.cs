@@ -14,12 +14,12 @@ public static class StartupRuns
     public static async Task<double[]> MediansAsync(App app, string rid, string? brokerUri, int runs, params string[] executables)
     {
         ArgumentNullException.ThrowIfNull(executables);
-        foreach (var executable in executables) await AppRuns.RunOnceAsync(app, executable, rid, brokerUri, timed: true).ConfigureAwait(false);
+        foreach (var executable in executables) await AppRuns.RunOnceAsync(app, executable, rid, brokerUri).ConfigureAwait(false);
         var times = executables.Select(_ => new List<double>(runs)).ToArray();
         for (var i = 0; i < runs; i++)
         {
             for (var b = 0; b < executables.Length; b++)
-                times[b].Add(await AppRuns.RunOnceAsync(app, executables[b], rid, brokerUri, timed: true).ConfigureAwait(false));
+                times[b].Add(await AppRuns.RunOnceAsync(app, executables[b], rid, brokerUri).ConfigureAwait(false));
         }
         return times.Select(Median).ToArray();
     }
