@@ -39,6 +39,25 @@ public sealed class StartupGateTests(PublishedApps published)
         Assert.Contains(failures, f => f.Contains(StartupFigure.Names.Ready, StringComparison.Ordinal));
     }
 
+    [Fact]
+    public async Task The_gates_runs_start_at_the_raised_priority_where_the_host_allows_it()
+    {
+        // What the gate standing a saturated host rests on (TimedPriority), read back from the kernel.
+        await using var run = AppProcess.Start("/bin/sleep", ["10"], timed: true);
+        var expected = TimedPriority.Available ? TimedPriority.Niceness : Niceness(Environment.ProcessId);
+        var until = DateTime.UtcNow.AddSeconds(5);
+        while (File.ReadAllText($"/proc/{run.Id}/comm").Trim() != "sleep" && DateTime.UtcNow < until) await Task.Delay(10, TestContext.Current.CancellationToken);
+        Assert.Equal("sleep", File.ReadAllText($"/proc/{run.Id}/comm").Trim());
+        Assert.Equal(expected, Niceness(run.Id));
+    }
+
+    // Field 19 of /proc/<pid>/stat; the fields after the command's closing parenthesis start at 3.
+    private static int Niceness(int pid)
+    {
+        var stat = File.ReadAllText($"/proc/{pid}/stat");
+        return int.Parse(stat[(stat.LastIndexOf(')') + 2)..].Split(' ')[16], System.Globalization.CultureInfo.InvariantCulture);
+    }
+
     // Measured on until it passes or enough pairs were measured (StartupGate.MaxMeasurements): a busy
     // host preempts some runs of the app and not the floor's, a regression slows every run.
     private async Task<IReadOnlyList<string>> CheckAsync(App app, string rid, PublishResult aot)
