@@ -61,7 +61,8 @@ public abstract class BrokerReceiver<TDelivery>(BrokerConnection connection, Pip
             var first = await Task.WhenAny(_done.Task, session.Closed, ended).ConfigureAwait(false);
             var stopped = first == _done.Task;
             Consuming?.Invoke(false);
-            if (first == ended && !session.Closed.IsCompleted)
+            // A consumer ended by its connection's close is a loss, seen before the session reports it.
+            if (first == ended && !session.Closed.IsCompleted && ended.Exception?.InnerException is not AmqpException { ConnectionLost: true })
             {
                 // The broker ended the consumer itself (its queue was deleted): nothing to reconnect for.
                 Volatile.Write(ref _closing, 1);
