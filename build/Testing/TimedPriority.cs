@@ -1,5 +1,3 @@
-using System.Diagnostics;
-
 namespace Prewire.Testing;
 
 /// <summary>
@@ -30,11 +28,8 @@ public static class TimedPriority
         try
         {
             var (fileName, args) = Wrap("nice", []);
-            var start = new ProcessStartInfo(fileName, args) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-            using var process = Process.Start(start)!;
-            var output = process.StandardOutput.ReadToEnd().Trim();
-            process.WaitForExit();
-            return output == Niceness.ToString(System.Globalization.CultureInfo.InvariantCulture);
+            var (exitCode, output) = Tool.RunAsync(fileName, args, Path.GetTempPath()).GetAwaiter().GetResult();
+            return exitCode == 0 && output.Trim() == Niceness.ToString(System.Globalization.CultureInfo.InvariantCulture);
         }
         catch (System.ComponentModel.Win32Exception)
         {
