@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The one entry point. Verbs:
-#   ./build.sh test      bootstrap, run every project under tests/ (those that need a broker start their own)
+#   ./build.sh test      bootstrap, run every project under tests/ (those that need a broker start their own);
+#                        fails on any failed or skipped test
 #   ./build.sh demo      bootstrap, publish the apps (NativeAOT + JIT) for this host, start a broker,
 #                        run each app to its ready line, print size and start-up per app and build
 #   ./build.sh publish [rid...]   NativeAOT publish of every app into artifacts/publish/<rid>/aot/
@@ -77,7 +78,16 @@ case "$verb" in
       dotnet test "$project" -c Release --logger "trx;LogFileName=$name.trx" \
         --results-directory artifacts/test-results "$@" || status=1
     done
-    build/test-summary.sh "$status"
+    summary=$(build/test-summary.sh "$status")
+    echo "$summary"
+    # Every machine we build on has the NativeAOT packs for both RIDs and the tools bootstrap installs:
+    # a skipped test (PublishedApps skips an app whose packs are missing) is a broken machine, not a
+    # pass. It fails the run here as in CI, so a user's own CI gets the same verdict.
+    skipped=$(tail -n 1 <<<"$summary" | sed -n 's/.*, \([0-9]*\) skipped$/\1/p')
+    if (( ${skipped:-0} > 0 )); then
+      echo "test: $skipped tests skipped; a skip fails the run (each is listed above, with why)"
+      status=1
+    fi
     exit $status
     ;;
   *)
