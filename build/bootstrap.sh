@@ -14,6 +14,7 @@ packages=(
   openssl                           # the broker's TLS certificates, made on the spot (build/broker.sh --tls)
   ca-certificates                   # the CA bundle the container images carry for amqps (build/Images)
   wrk hyperfine                     # HTTP load and whole-process timings
+  valgrind time                     # the start-up gate: instructions (cachegrind), faults and peak RSS (GNU time)
   python3                           # build/codegen/amqp_methods.py (CI checks the generated files)
   prometheus                        # the real Prometheus server that scrapes the HttpEndpoint in the metrics test
   docker-registry umoci skopeo runc binutils

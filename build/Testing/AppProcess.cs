@@ -25,13 +25,15 @@ public sealed class AppProcess : IAsyncDisposable
     /// <summary>
     /// Starts <paramref name="executable"/>; under qemu-aarch64 when it is an arm64 binary on another
     /// host, with the C runtime from <paramref name="sysRoot"/> (default: <see cref="Qemu.SysRoot"/>);
-    /// <paramref name="timed"/>: at <see cref="TimedPriority"/>, for the start-up gate's runs.
+    /// <paramref name="timed"/>: at <see cref="TimedPriority"/>, for the start-up gate's runs;
+    /// <paramref name="launcher"/>: a command that runs it and watches (cachegrind, GNU time), its arguments first.
     /// </summary>
-    public static AppProcess Start(string executable, IEnumerable<string> args, IReadOnlyDictionary<string, string>? environment = null, string? rid = null, string? sysRoot = null, bool timed = false)
+    public static AppProcess Start(string executable, IEnumerable<string> args, IReadOnlyDictionary<string, string>? environment = null, string? rid = null, string? sysRoot = null, bool timed = false, IReadOnlyList<string>? launcher = null)
     {
         (string FileName, IReadOnlyList<string> Args) command = Qemu.Emulates(rid)
             ? (Qemu.Path, ["-L", sysRoot ?? Qemu.SysRoot, executable, .. args])
             : (executable, [.. args]);
+        if (launcher is { Count: > 0 }) command = (launcher[0], [.. launcher.Skip(1), command.FileName, .. command.Args]);
         if (timed && TimedPriority.Available) command = TimedPriority.Wrap(command.FileName, command.Args);
         var start = new ProcessStartInfo(command.FileName, command.Args)
         {
@@ -147,10 +149,17 @@ public sealed class AppProcess : IAsyncDisposable
         return _process.ExitCode;
     }
 
-    /// <summary>Sends SIGTERM, as a container runtime does on stop.</summary>
-    public void Terminate()
+    /// <summary>
+    /// Sends SIGTERM, as a container runtime does on stop; <paramref name="toChildren"/>: to the
+    /// processes this one started instead (a launcher such as GNU time, which waits for the app and
+    /// would itself die of the signal before it reports).
+    /// </summary>
+    public void Terminate(bool toChildren = false)
     {
-        using var kill = Process.Start(new ProcessStartInfo("kill", ["-TERM", _process.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)]) { UseShellExecute = false })!;
+        var pid = _process.Id.ToString(System.Globalization.CultureInfo.InvariantCulture);
+        string[] targets = toChildren ? File.ReadAllText($"/proc/{pid}/task/{pid}/children").Split(' ', StringSplitOptions.RemoveEmptyEntries) : [pid];
+        if (targets.Length == 0) throw new InvalidOperationException($"{_process.StartInfo.FileName} ({pid}) has no child to stop");
+        using var kill = Process.Start(new ProcessStartInfo("kill", ["-TERM", .. targets]) { UseShellExecute = false })!;
         kill.WaitForExit();
     }
 

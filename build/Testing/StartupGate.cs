@@ -4,27 +4,42 @@ namespace Prewire.Testing;
 public static class StartupGate
 {
     /// <summary>
-    /// Measurements at most before a failure stands (each <see cref="StartupRuns.GatePairs"/> more
+    /// Timed measurements at most before a failure stands (each <see cref="StartupRuns.GatePairs"/> more
     /// pairs): the least of more runs can only come down, so a regression fails every one of them, while
     /// runs a saturated host preempted give way to one it did not.
     /// </summary>
     public static int MaxMeasurements(string rid) => Qemu.Emulates(rid) ? 3 : 10;
 
     /// <summary>
-    /// Measures and checks; while something fails, measures more pairs on top and checks again, up to
-    /// <see cref="MaxMeasurements"/>. Returns what still failed (empty: passed) and every figure seen.
+    /// One app × RID the way the baseline records it and the gate checks it: the counts load cannot
+    /// move (<see cref="StartupCounts"/>), then the timed figures (<see cref="StartupRuns.MeasureAsync"/>).
+    /// </summary>
+    public static async Task<BaselineEntry> MeasureAsync(App app, string rid, PublishResult aot, PublishResult floor, string brokerUri, int pairs)
+    {
+        var instructions = await StartupCounts.InstructionsAsync(app, rid, aot, floor, brokerUri).ConfigureAwait(false);
+        var resources = await StartupCounts.ResourcesAsync(app, rid, aot).ConfigureAwait(false);
+        var timed = await StartupRuns.MeasureAsync(app, rid, aot, floor, brokerUri, pairs).ConfigureAwait(false);
+        return timed with { Instructions = instructions.Count > 0 ? instructions : null, Resources = resources };
+    }
+
+    /// <summary>
+    /// Measures and checks; the counts once (they do not move with load), the timed figures while
+    /// they fail, with more pairs on top each time, up to <see cref="MaxMeasurements"/>. Returns what
+    /// still failed (empty: passed) and every figure seen.
     /// </summary>
     public static async Task<(IReadOnlyList<string> Failures, BaselineEntry Measured)> CheckAsync(StartupBaseline baseline, App app, string rid, PublishResult aot, PublishResult floor, string brokerUri, Action<BaselineEntry>? onMeasured = null)
     {
         ArgumentNullException.ThrowIfNull(baseline);
-        BaselineEntry? measured = null;
-        IReadOnlyList<string> failures = [];
-        for (var i = 0; i < MaxMeasurements(rid) && (i == 0 || failures.Count > 0); i++)
+        var measured = await MeasureAsync(app, rid, aot, floor, brokerUri, StartupRuns.GatePairs).ConfigureAwait(false);
+        onMeasured?.Invoke(measured);
+        var counted = baseline.CheckCounts(measured);
+        var timed = baseline.CheckTimes(measured);
+        for (var i = 1; i < MaxMeasurements(rid) && timed.Count > 0; i++)
         {
             measured = await StartupRuns.MeasureAsync(app, rid, aot, floor, brokerUri, StartupRuns.GatePairs, measured).ConfigureAwait(false);
             onMeasured?.Invoke(measured);
-            failures = baseline.Check(measured);
+            timed = baseline.CheckTimes(measured);
         }
-        return (failures, measured!);
+        return ([.. counted, .. timed], measured);
     }
 }

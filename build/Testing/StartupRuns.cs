@@ -32,7 +32,7 @@ public static class StartupRuns
     /// </summary>
     /// <remarks>
     /// Given <paramref name="earlier"/>, a measurement of the same binaries, each figure goes on from
-    /// it: the least times of both, as if the pairs had been one run.
+    /// it: the least times of both, as if the pairs had been one run; its counts are kept.
     /// </remarks>
     public static async Task<BaselineEntry> MeasureAsync(App app, string rid, PublishResult aot, PublishResult floor, string brokerUri, int pairs, BaselineEntry? earlier = null)
     {
@@ -59,7 +59,7 @@ public static class StartupRuns
                 ? f with { FloorMs = Math.Min(f.FloorMs, e.FloorMs), AppMs = Math.Min(f.AppMs, e.AppMs) }
                 : f)];
         }
-        return new BaselineEntry(app.Name, rid, aot.Size, figures);
+        return new BaselineEntry(app.Name, rid, aot.Size, figures, earlier?.Instructions, earlier?.Resources);
     }
 
     /// <summary>

@@ -4,19 +4,58 @@ using System.Runtime.CompilerServices;
 
 namespace Prewire.Fixtures;
 
-/// <summary>Work before Main, as a regression would add it: the thread stays busy for the configured milliseconds.</summary>
+/// <summary>
+/// A regression before Main, of the kind the start-up gate must catch (<c>Prewire.StartupDelay</c>
+/// names it, <c>Prewire.StartupDelayAmount</c> says how much): <c>busy</c> keeps the thread busy for
+/// N ms of wall clock, <c>work</c> runs a fixed loop that takes N µs natively here (the same
+/// instructions however slow the machine), <c>sleep</c> sleeps N ms (no instructions at all).
+/// </summary>
 internal static class StartupDelay
 {
+    /// <summary>
+    /// Iterations of <see cref="Work"/>'s loop a microsecond: 603-607 on this 2-core build machine
+    /// (100 million iterations timed five times), so 200 µs of work is 120,000 iterations.
+    /// </summary>
+    internal const double IterationsPerMicrosecond = 600;
+
+    private static ulong _sink;
+
 #pragma warning disable CA2255 // A module initializer is the point: it runs before the app's own code.
     [ModuleInitializer]
 #pragma warning restore CA2255
     internal static void Delay()
     {
-        var ms = double.Parse((string)AppContext.GetData("Prewire.StartupDelayMs")!, CultureInfo.InvariantCulture);
-        var until = Stopwatch.GetTimestamp() + (long)(ms * Stopwatch.Frequency / 1000);
-        // A plain loop: Thread.SpinWait would first calibrate itself, which costs milliseconds of its own.
-        while (Stopwatch.GetTimestamp() < until)
+        var amount = double.Parse((string)AppContext.GetData("Prewire.StartupDelayAmount")!, CultureInfo.InvariantCulture);
+        switch ((string)AppContext.GetData("Prewire.StartupDelay")!)
         {
+            case "busy":
+                var until = Stopwatch.GetTimestamp() + (long)(amount * Stopwatch.Frequency / 1000);
+                // A plain loop: Thread.SpinWait would first calibrate itself, which costs milliseconds of its own.
+                while (Stopwatch.GetTimestamp() < until)
+                {
+                }
+                break;
+            case "work":
+                Work((long)(amount * IterationsPerMicrosecond));
+                break;
+            case "sleep":
+                Thread.Sleep(TimeSpan.FromMilliseconds(amount));
+                break;
+            default:
+                throw new InvalidOperationException("Prewire.StartupDelay is busy, work or sleep");
         }
+    }
+
+    // xorshift: a dependent chain the compiler cannot fold, kept alive through a volatile write.
+    private static void Work(long iterations)
+    {
+        var x = 88172645463325252UL;
+        for (var i = 0L; i < iterations; i++)
+        {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+        }
+        Volatile.Write(ref _sink, x);
     }
 }
