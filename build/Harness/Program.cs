@@ -17,7 +17,7 @@ switch (args)
 
     case ["gate-sensitivity", ..]:
         var rounds = args.Length > 1 && int.TryParse(args[1], out var g) && g > 0 ? g : 5;
-        return await GateSensitivity.RunAsync(rounds, Console.Out);
+        return await GateSensitivity.RunAsync(rounds, args.Length > 2 ? args[2] : null, Console.Out);
 
     case ["report", ..]:
         var reportRuns = args.Length > 1 && int.TryParse(args[1], out var r) && r > 0 ? r : 5;
@@ -47,6 +47,6 @@ switch (args)
         return await Soak.RunAsync(soakCount, BrokerNode.RequiredUri("soak"), Console.Out);
 
     default:
-        Console.Error.WriteLine("usage: Prewire.Harness demo [runs] | baseline [pairs] | gate-sensitivity [rounds] | gate-repeat [rounds] | publish [rid...] | size [rid] | report [runs] | messaging [runs] | rolling-restart [seconds] | soak [messages]");
+        Console.Error.WriteLine("usage: Prewire.Harness demo [runs] | baseline [pairs] | gate-sensitivity [rounds] [rid] | gate-repeat [rounds] | publish [rid...] | size [rid] | report [runs] | messaging [runs] | rolling-restart [seconds] | soak [messages]");
         return 2;
 }

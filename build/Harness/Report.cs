@@ -42,6 +42,15 @@ public static class Report
             }
         }
 
+        // Instructions to the ready line, natively (cachegrind), beside the floor's: what the gate counts.
+        var floor = await Publishing.PublishAsync(App.StartupFloor, Repo.HostRid, PublishMode.Aot).ConfigureAwait(false);
+        if (!floor.Succeeded)
+        {
+            output.WriteLine($"report: the NativeAOT floor FAILED:\n{floor.Errors}");
+            return 1;
+        }
+        long? floorInstructions = null;
+
         var rows = new List<string[]>();
         foreach (var build in builds)
         {
@@ -55,6 +64,9 @@ public static class Report
                 var start = emulated
                     ? [(await StartupRuns.MediansAsync(app, rid, null, runsHere, aot.ExecutablePath).ConfigureAwait(false))[0], double.NaN]
                     : await StartupRuns.MediansAsync(app, rid, null, runsHere, aot.ExecutablePath, build.Jit.ExecutablePath).ConfigureAwait(false);
+
+                var counted = emulated ? [] : await StartupCounts.InstructionsAsync(app, rid, aot, floor, broker, StartupFigure.Names.Ready).ConfigureAwait(false);
+                if (counted.Count > 0) floorInstructions ??= counted[0].Floor;
 
                 var expressionTree = await Publishing.PublishAsync(app, rid, PublishMode.ExpressionTreeJit).ConfigureAwait(false);
                 if (!expressionTree.Succeeded)
@@ -79,6 +91,7 @@ public static class Report
                 rows.Add([
                     app.Name, rid, Table.Mb(aot.Size), Table.Mb(images[(app, rid)]),
                     Emulation(Table.Ms(start[0])), emulated ? "-" : Table.Ms(start[1]),
+                    counted.Count > 0 ? counted[0].App.ToString("N0", CultureInfo.InvariantCulture) : "-",
                     Emulation(firstAot), Emulation(firstExpressionTree), perMessage,
                     aot.TrimWarnings.Count.ToString(CultureInfo.InvariantCulture),
                 ]);
@@ -89,8 +102,9 @@ public static class Report
         output.WriteLine($"{runs} runs per figure ({StartupRuns.RunsFor(AppBuilds.Arm64Rid, runs)} under qemu), medians; start = spawn to ready line without a broker; first message = spawn");
         output.WriteLine("to the first handled message (--warmup-report); B/message = steady state, process-wide (Publisher: confirmed through AmqpPublisher");
         output.WriteLine("and the broker; Consumer: deliveries in-process; HttpEndpoint: requests through its ingress pipeline in-process); image = compressed");
-        output.WriteLine("layers and config, on a base of the C runtime files alone");
-        Table.Write(output, ["app", "RID", "binary", "image", "start AOT", "start JIT", "first message AOT", "first message ET JIT", "B/message", "warnings"], rows);
+        output.WriteLine("layers and config, on a base of the C runtime files alone; start instructions = user-space instructions from spawn to the");
+        output.WriteLine(string.Create(CultureInfo.InvariantCulture, $"ready line without a broker (cachegrind, the least of {StartupCounts.InstructionRuns}; natively only), the NativeAOT floor's (build/StartupFloor) {floorInstructions:N0}"));
+        Table.Write(output, ["app", "RID", "binary", "image", "start AOT", "start JIT", "start instructions", "first message AOT", "first message ET JIT", "B/message", "warnings"], rows);
         output.WriteLine();
         return await TemplateComparison.RunAsync(builds, runs, output).ConfigureAwait(false) ? 0 : 1;
     }
