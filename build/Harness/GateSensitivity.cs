@@ -16,7 +16,7 @@ public static class GateSensitivity
     [
         ("linux-x64", StartupDelayKind.Work, [0, 50, 100, 200]),
         ("linux-x64", StartupDelayKind.Sleep, [1, 2, 3]),
-        ("linux-arm64", StartupDelayKind.Busy, [0, 20, 40, 60, 80]),
+        ("linux-arm64", StartupDelayKind.Busy, [0, 40, 60, 80, 110]),
     ];
 
     public static async Task<int> RunAsync(int rounds, string? onlyRid, TextWriter output)

@@ -83,10 +83,13 @@ public sealed class StartupBaseline
     public const double RelativeAllowance = 0.5;
 
     /// <summary>
-    /// Under qemu a tenth: there the floor's 300 ms slows with the app's, so the scaling below takes
-    /// out what load does, and a wider share would let the web app's 1.3 s excess hide 130 ms more.
+    /// Under qemu three tenths. The floor's 400 ms there is mostly qemu starting and slows less than
+    /// an app's emulated work: with a NativeAOT publish loop beside the suite, the HttpEndpoint's
+    /// excess came out 14 % longer (1,976 ms against 1,734 recorded, the floor 4 % slower), where a
+    /// tenth failed it. The work itself is held natively in instructions; this is the backstop for
+    /// what is arm64's own.
     /// </summary>
-    public const double EmulatedRelativeAllowance = 0.1;
+    public const double EmulatedRelativeAllowance = 0.3;
 
     /// <summary>
     /// How far the floor may be taken to have moved: the excess is scaled by the recorded floor over

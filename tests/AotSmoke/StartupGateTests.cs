@@ -73,13 +73,16 @@ public sealed class StartupGateTests(PublishedApps published)
     }
 
     [Fact]
-    public async Task A_Consumer_that_starts_80_milliseconds_later_under_qemu_fails_the_timed_gate()
+    public async Task A_Consumer_busy_for_twice_its_allowance_under_qemu_fails_the_timed_gate()
     {
         // valgrind cannot run here under qemu (docs/smoke-tests.md): the arm64 gate stays timed, and
-        // twice its allowance must fail it.
-        var slow = await StartupDelayFixture.PublishAsync(App.Consumer, "linux-arm64", StartupDelayKind.Busy, 2 * StartupBaseline.EmulatedAllowanceMs, TestContext.Current.CancellationToken);
+        // a start busy for twice what it allows must fail it.
+        const string rid = "linux-arm64";
+        var recorded = StartupBaseline.Read().Find(App.Consumer.Name, rid)!.Figures.First(f => f.Name == StartupFigure.Names.Ready);
+        var delayMs = Math.Round(2 * StartupBaseline.AllowanceMs(recorded, rid));
+        var slow = await StartupDelayFixture.PublishAsync(App.Consumer, rid, StartupDelayKind.Busy, delayMs, TestContext.Current.CancellationToken);
         Assert.True(slow.Succeeded, slow.Errors);
-        var failures = await CheckAsync(App.Consumer, "linux-arm64", slow);
+        var failures = await CheckAsync(App.Consumer, rid, slow);
         Assert.Contains(failures, f => f.Contains($"{StartupFigure.Names.Ready} took", StringComparison.Ordinal));
     }
 
