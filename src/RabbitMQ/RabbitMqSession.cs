@@ -10,6 +10,12 @@ namespace Prewire.RabbitMQ;
 /// <summary>A RabbitMQ.Client connection and one channel, with the topology declared. Disposing closes both.</summary>
 public sealed class RabbitMqSession : BrokerSession
 {
+    // RabbitMQ.Client 7.2.2 disposing a channel whose connection the broker closed can wait out its
+    // 20 s continuation timeout for a close-ok that never comes (seen here under qemu and load: the first
+    // attempt to reconnect came 20 s after the loss, no refusal before it; 4 s otherwise). A lost session
+    // has nothing left to say to the broker.
+    private static readonly TimeSpan _disposeLimit = TimeSpan.FromSeconds(2);
+
     private readonly TaskCompletionSource<AmqpException> _closed = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly CancellationTokenSource _closing = new();
     private ShutdownEventArgs? _closeReason;
@@ -62,7 +68,7 @@ public sealed class RabbitMqSession : BrokerSession
         }
         catch (Exception e)
         {
-            await connection.DisposeAsync().ConfigureAwait(false);
+            await WithinAsync(connection.DisposeAsync().AsTask(), _disposeLimit).ConfigureAwait(false);
             if (e is OperationInterruptedException interrupted) throw RabbitMqConnector.Refused(uri, options.Queue, interrupted);
             throw;
         }
@@ -128,6 +134,12 @@ public sealed class RabbitMqSession : BrokerSession
             throw new AmqpException(e.IsReturn ? AmqpExceptionKind.Returned : AmqpExceptionKind.Nacked,
                 $"RabbitMQ at {Uri} did not take {(deadLetter ? $"the dead letter of message '{properties.MessageId}' ({exchange})" : $"message {properties.MessageId}")}: {(e.IsReturn ? "returned as unroutable" : "nacked")}", e);
         }
+        // Once the session closed, whatever its channel throws (an InvalidOperationException from its
+        // confirm tracking, say) is the loss showing: publish again on the next session.
+        catch (Exception e) when (e is not (AmqpException or OperationCanceledException) && Volatile.Read(ref _closeReason) is { } reason)
+        {
+            throw Lost(reason, e);
+        }
     }
 
     private AmqpException Lost(OperationInterruptedException e) => Lost(e.ShutdownReason, e);
@@ -153,11 +165,28 @@ public sealed class RabbitMqSession : BrokerSession
         // A session whose connection was lost closes without a word: there is nothing left to tell the broker.
         try
         {
-            await Channel.DisposeAsync().ConfigureAwait(false);
-            await Connection.DisposeAsync().ConfigureAwait(false);
+            await WithinAsync(Channel.DisposeAsync().AsTask(), _disposeLimit).ConfigureAwait(false);
+            await WithinAsync(Connection.DisposeAsync().AsTask(), _disposeLimit).ConfigureAwait(false);
         }
         catch (Exception e) when (e is OperationInterruptedException or IOException or ObjectDisposedException)
         {
+        }
+    }
+
+    /// <summary>
+    /// Waits for <paramref name="operation"/> at most <paramref name="limit"/>, then leaves it to end on
+    /// its own (its failure observed, never thrown); a failure within the limit is thrown.
+    /// </summary>
+    internal static async Task WithinAsync(Task operation, TimeSpan limit)
+    {
+        try
+        {
+            await operation.WaitAsync(limit).ConfigureAwait(false);
+        }
+        catch (TimeoutException) when (!operation.IsCompleted)
+        {
+            _ = operation.ContinueWith(static done => _ = done.Exception, CancellationToken.None,
+                TaskContinuationOptions.OnlyOnFaulted | TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
         }
     }
 }

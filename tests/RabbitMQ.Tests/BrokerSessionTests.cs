@@ -56,6 +56,34 @@ public sealed class BrokerSessionTests
     }
 
     [Fact]
+    public async Task Disposing_a_session_whose_broker_went_silent_takes_seconds_not_RabbitMQ_Clients_20_s_timeouts()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        using var relay = new TcpRelay(TestBroker.Uri.Port);
+        var session = await OpenThroughAsync(relay, $"prewire.rabbitmq-tests.{Guid.NewGuid():N}", Timeout.InfiniteTimeSpan, ct);
+
+        // Nothing comes back from the broker: no close-ok for the channel nor the connection. A
+        // reconnection starts by disposing the lost session, so this is how long it waits to begin.
+        relay.Hold();
+        var disposing = System.Diagnostics.Stopwatch.StartNew();
+        await session.DisposeAsync().AsTask().WaitAsync(TimeSpan.FromSeconds(60), ct);
+        Assert.InRange(disposing.Elapsed, TimeSpan.Zero, TimeSpan.FromSeconds(5));
+        relay.Release();
+    }
+
+    [Fact]
+    public async Task A_disposal_that_never_ends_is_left_after_its_limit_and_one_that_fails_in_time_throws()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        var never = new TaskCompletionSource();
+        var waited = System.Diagnostics.Stopwatch.StartNew();
+        await RabbitMqSession.WithinAsync(never.Task, TimeSpan.FromMilliseconds(200)).WaitAsync(TimeSpan.FromSeconds(10), ct);
+        Assert.InRange(waited.Elapsed, TimeSpan.FromMilliseconds(150), TimeSpan.FromSeconds(5));
+
+        await Assert.ThrowsAsync<IOException>(() => RabbitMqSession.WithinAsync(Task.FromException(new IOException("reset")), TimeSpan.FromSeconds(1)));
+    }
+
+    [Fact]
     public void A_confirm_timeout_is_positive_or_infinite()
     {
         Assert.Throws<ArgumentOutOfRangeException>(() => new BrokerSessionOptions { Endpoints = [], Queue = "q", ConfirmTimeout = TimeSpan.Zero });
