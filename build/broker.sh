@@ -50,15 +50,21 @@ free_port() {
 }
 
 make_pki() {
-  # $1: a folder of PEM files, EC P-256, the keys unencrypted (readable by the rabbitmq user):
-  #   ca.pem/.key          the CA the broker's certificate and the client's are signed by
-  #   server.pem/.key      the broker's: localhost and 127.0.0.1, 30 days
+  # $1: a folder of PEM files, EC P-256, the keys unencrypted (readable by the rabbitmq user). The
+  # layout of a private PKI: a root that signs an intermediate, which signs the broker's certificate;
+  # the broker sends both (server-chain.pem), a client's CA file holds the root alone.
+  #   ca.pem/.key          the root: the CA file clients trust; it signs clients' certificates too
+  #   intermediate.pem/.key a CA signed by ca.pem; it signs the broker's certificates:
+  #   server.pem/.key      the broker's: localhost and 127.0.0.1, 30 days; server-chain.pem adds the intermediate
   #   client.pem/.key      a client's (CN prewire-client, a user of the node) for EXTERNAL authentication
-  #   other-ca.pem/.key    a CA that signed nothing here, and, signed by ca.pem for the refusal tests:
-  #   expired.pem/.key     the broker's names, expired yesterday
+  #   other-ca.pem/.key    a root that signed nothing here but rogue-intermediate.pem, which signed
+  #   rogue.pem/.key       the broker's names; rogue-chain.pem sends it with its intermediate
+  #   and, with the broker's names unless said, for the refusal tests:
+  #   expired.pem/.key     valid for 3 days, until yesterday
+  #   notyet.pem/.key      valid from tomorrow
   #   elsewhere.pem/.key   valid, for elsewhere.invalid only
-  #   intermediate.pem/.key a CA signed by ca.pem, and, signed by it, shown without it:
-  #   unsent.pem/.key      the broker's names, its issuer only to be fetched (AIA caIssuers, a closed port)
+  #   clientonly.pem/.key  valid, but for client authentication only (no serverAuth usage)
+  #   unsent.pem/.key      its issuer only to be fetched (AIA caIssuers, a closed port), never sent
   local dir=$1
   mkdir -p "$dir"
   (
@@ -66,27 +72,49 @@ make_pki() {
     cd "$dir"
     key() { openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$1" 2>/dev/null; }
     authority() { key "$1.key"; openssl req -x509 -key "$1.key" -out "$1.pem" -days 30 -subj "/CN=$2" 2>/dev/null; }
-    # signed NAME CN SAN DAYS EKU [ISSUER [EXTRA-EXTENSION]]
+    # signed NAME CN SAN EKU ISSUER [VALIDITY [EXTRA-EXTENSION]]: VALIDITY is "-days N", or
+    # "START END" (YYYYMMDDHHMMSSZ, through `openssl ca`, the one OpenSSL 3.0 command that sets a start)
     signed() {
-      local issuer=${6:-ca}
       key "$1.key"
       openssl req -new -key "$1.key" -subj "/CN=$2" -out "$1.csr" 2>/dev/null
-      printf 'subjectAltName=%s\nextendedKeyUsage=%s\n%s\n' "$3" "$5" "${7:-}" > "$1.ext"
-      openssl x509 -req -in "$1.csr" -CA "$issuer.pem" -CAkey "$issuer.key" -CAcreateserial -days "$4" -extfile "$1.ext" -out "$1.pem" 2>/dev/null
+      printf 'subjectAltName=%s\nextendedKeyUsage=%s\n%s\n' "$3" "$4" "${7:-}" > "$1.ext"
+      local validity=${6:--days 30}
+      if [[ $validity == -days* ]]; then
+        # shellcheck disable=SC2086
+        openssl x509 -req -in "$1.csr" -CA "$5.pem" -CAkey "$5.key" -CAcreateserial $validity -extfile "$1.ext" -out "$1.pem" 2>/dev/null
+      else
+        mkdir -p ca-db; : > ca-db/index.txt; [[ -f ca-db/serial ]] || echo 1000 > ca-db/serial
+        printf '[ca]\ndefault_ca=d\n[d]\ndatabase=ca-db/index.txt\nnew_certs_dir=ca-db\nserial=ca-db/serial\ndefault_md=sha256\npolicy=p\n[p]\ncommonName=supplied\n' > ca-db/ca.cnf
+        openssl ca -batch -notext -config ca-db/ca.cnf -cert "$5.pem" -keyfile "$5.key" -in "$1.csr" -out "$1.pem" \
+          -startdate "${validity% *}" -enddate "${validity#* }" -extfile "$1.ext" 2>/dev/null
+      fi
       rm -f "$1.csr" "$1.ext"
     }
+    # intermediate NAME CN ISSUER
+    intermediate() {
+      key "$1.key"
+      openssl req -new -key "$1.key" -subj "/CN=$2" -out "$1.csr" 2>/dev/null
+      printf 'basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n' > "$1.ext"
+      openssl x509 -req -in "$1.csr" -CA "$3.pem" -CAkey "$3.key" -CAcreateserial -days 30 -extfile "$1.ext" -out "$1.pem" 2>/dev/null
+      rm -f "$1.csr" "$1.ext"
+    }
+    at() { date -u -d "$1" +%Y%m%d%H%M%SZ; }
+    local broker="DNS:localhost,IP:127.0.0.1"
     authority ca "Prewire test CA"
     authority other-ca "Prewire other CA"
-    signed server localhost "DNS:localhost,IP:127.0.0.1" 30 serverAuth
-    signed client prewire-client "DNS:prewire-client" 30 clientAuth
-    signed expired localhost "DNS:localhost,IP:127.0.0.1" -1 serverAuth
-    signed elsewhere elsewhere.invalid "DNS:elsewhere.invalid" 30 serverAuth
-    key intermediate.key
-    openssl req -new -key intermediate.key -subj "/CN=Prewire test intermediate" -out intermediate.csr 2>/dev/null
-    printf 'basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n' > intermediate.ext
-    openssl x509 -req -in intermediate.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 30 -extfile intermediate.ext -out intermediate.pem 2>/dev/null
-    rm -f intermediate.csr intermediate.ext
-    signed unsent localhost "DNS:localhost,IP:127.0.0.1" 30 serverAuth intermediate "authorityInfoAccess=caIssuers;URI:http://127.0.0.1:9/intermediate.pem"
+    intermediate intermediate "Prewire test intermediate" ca
+    intermediate rogue-intermediate "Prewire rogue intermediate" other-ca
+    signed server localhost "$broker" serverAuth intermediate
+    cat server.pem intermediate.pem > server-chain.pem
+    signed client prewire-client "DNS:prewire-client" clientAuth ca
+    signed rogue localhost "$broker" serverAuth rogue-intermediate
+    cat rogue.pem rogue-intermediate.pem > rogue-chain.pem
+    signed expired localhost "$broker" serverAuth intermediate "$(at '-4 days') $(at '-1 day')"
+    signed notyet localhost "$broker" serverAuth intermediate "$(at '+1 day') $(at '+30 days')"
+    signed elsewhere elsewhere.invalid "DNS:elsewhere.invalid" serverAuth intermediate
+    signed clientonly localhost "$broker" clientAuth intermediate
+    signed unsent localhost "$broker" serverAuth intermediate "-days 30" "authorityInfoAccess=caIssuers;URI:http://127.0.0.1:9/intermediate.pem"
+    rm -rf ca-db
   ) || { say "could not make the TLS certificates in $dir (is openssl installed?)"; return 1; }
 }
 
@@ -129,12 +157,12 @@ CONF
   if $tls; then
     # A cluster's nodes share one CA (PREWIRE_TLS_PKI), so one CA file trusts them all.
     pki=${PREWIRE_TLS_PKI:-$state/tls}
-    [[ -f "$pki/server.pem" ]] || make_pki "$pki" || exit 1
+    [[ -f "$pki/server-chain.pem" ]] || make_pki "$pki" || exit 1
     amqps=$(free_port "$amqp" "$dist" "$epmd")
     cat >> "$state/rabbitmq.conf" <<CONF
 listeners.ssl.1 = 127.0.0.1:$amqps
 ssl_options.cacertfile = $pki/ca.pem
-ssl_options.certfile = $pki/server.pem
+ssl_options.certfile = $pki/server-chain.pem
 ssl_options.keyfile = $pki/server.key
 ssl_options.versions.1 = tlsv1.3
 ssl_options.versions.2 = tlsv1.2

@@ -16,11 +16,17 @@ public sealed class OpenSslServer : IAsyncDisposable
 
     public int Port { get; }
 
-    public static async Task<OpenSslServer> StartAsync(string certificateFile, string keyFile)
+    /// <summary>Listens with <paramref name="certificateFile"/>, sending the certificates in <paramref name="chainFile"/> after it when given.</summary>
+    public static async Task<OpenSslServer> StartAsync(string certificateFile, string keyFile, string? chainFile = null)
     {
         var port = FreePort.Next();
         var start = new ProcessStartInfo("openssl") { RedirectStandardInput = true, RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
         foreach (var arg in new[] { "s_server", "-accept", $"127.0.0.1:{port}", "-cert", certificateFile, "-key", keyFile, "-quiet" }) start.ArgumentList.Add(arg);
+        if (chainFile is not null)
+        {
+            start.ArgumentList.Add("-cert_chain");
+            start.ArgumentList.Add(chainFile);
+        }
         var process = Process.Start(start) ?? throw new InvalidOperationException("openssl did not start (build/bootstrap.sh installs it)");
         process.OutputDataReceived += (_, _) => { };
         process.ErrorDataReceived += (_, _) => { };

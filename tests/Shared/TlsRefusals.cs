@@ -12,7 +12,11 @@ namespace Prewire;
 /// </summary>
 public static class TlsRefusals
 {
-    public static IReadOnlyList<string> All { get; } = ["another CA", "the system's store", "expired", "another name", "an intermediate it does not send", "the plain port", "a silent port"];
+    public static IReadOnlyList<string> All { get; } =
+    [
+        "another CA", "the system's store", "a chain from another root", "expired", "not yet valid", "another name", "not for servers",
+        "an intermediate it does not send", "the plain port", "a silent port",
+    ];
 
     public static TheoryData<string> Cases => [.. All];
 
@@ -22,18 +26,30 @@ public static class TlsRefusals
         string File(string name) => Path.Combine(TestBroker.TlsDirectory, name);
         var ca = File("ca.pem");
         var tlsPort = TestBroker.TlsUri.Port;
+        // An openssl s_server with the broker's names, sending the certificate and the intermediate
+        // (as the node does), so each case fails for its one reason.
+        async Task<Peer> ServedAsync(string name, string expected, string chain = "intermediate.pem")
+        {
+            var server = await OpenSslServer.StartAsync(File($"{name}.pem"), File($"{name}.key"), File(chain));
+            return new(server.Port, ca, expected, server);
+        }
         switch (refusal)
         {
+            // The node sends its certificate and the intermediate; the CA file holds the root alone.
             case "another CA":
-                return new(tlsPort, File("other-ca.pem"), $"its certificate, issued by 'CN=Prewire test CA', is not signed by the CA in {File("other-ca.pem")}", null);
+                return new(tlsPort, File("other-ca.pem"), $"its certificate, issued by 'CN=Prewire test intermediate', is not signed by the CA in {File("other-ca.pem")}", null);
             case "the system's store":
-                return new(tlsPort, null, "its certificate, issued by 'CN=Prewire test CA', is not signed by an authority the system trusts", null);
+                return new(tlsPort, null, "its certificate, issued by 'CN=Prewire test intermediate', is not signed by an authority the system trusts", null);
+            case "a chain from another root":
+                return await ServedAsync("rogue", $"its certificate, issued by 'CN=Prewire rogue intermediate', is not signed by the CA in {ca}", "rogue-intermediate.pem");
             case "expired":
-                var expired = await OpenSslServer.StartAsync(File("expired.pem"), File("expired.key"));
-                return new(expired.Port, ca, "its certificate expired on ", expired);
+                return await ServedAsync("expired", "its certificate expired on ");
+            case "not yet valid":
+                return await ServedAsync("notyet", "its certificate is not valid before ");
             case "another name":
-                var elsewhere = await OpenSslServer.StartAsync(File("elsewhere.pem"), File("elsewhere.key"));
-                return new(elsewhere.Port, ca, "its certificate names elsewhere.invalid, not 127.0.0.1", elsewhere);
+                return await ServedAsync("elsewhere", "its certificate names elsewhere.invalid, not 127.0.0.1");
+            case "not for servers":
+                return await ServedAsync("clientonly", "its certificate is not one for a server (no serverAuth in its extended key usage)");
             case "an intermediate it does not send":
                 // Its issuer is only named (AIA, a closed port): nothing is fetched, the chain stops short.
                 var unsent = await OpenSslServer.StartAsync(File("unsent.pem"), File("unsent.key"));

@@ -14,7 +14,8 @@ namespace Prewire.Amqp;
 /// <remarks>
 /// Nothing is fetched during a handshake: no missing intermediate certificate is downloaded from the
 /// address a certificate names (AIA), so the broker must send its chain (RabbitMQ sends what its
-/// certfile holds) or the CA file must hold the intermediates. That keeps an HTTP client out of the
+/// certfile holds) or the CA file must hold the intermediates. Nor is revocation checked: that would
+/// fetch CRLs or ask an OCSP responder, and a private PKI's brokers rarely publish either. That keeps an HTTP client out of the
 /// handshake, and out of a NativeAOT binary built without RabbitMQ.Client (1.2 MB, docs/transport.md).
 /// </remarks>
 public sealed class AmqpTlsCheck
@@ -23,6 +24,7 @@ public sealed class AmqpTlsCheck
     public const SslProtocols Protocols = SslProtocols.Tls12 | SslProtocols.Tls13;
 
     private const string SubjectAlternativeName = "2.5.29.17";
+    private const string ServerAuthentication = "1.3.6.1.5.5.7.3.1";
 
     private readonly X509Certificate2Collection? _authorities;
     private readonly string? _caFile;
@@ -90,6 +92,11 @@ public sealed class AmqpTlsCheck
             using var chain = new X509Chain();
             chain.ChainPolicy.TrustMode = X509ChainTrustMode.CustomRootTrust;
             chain.ChainPolicy.CustomTrustStore.AddRange(_authorities);
+            // The intermediates the broker sent (a private PKI's usual layout: its certificate and its
+            // issuer in the certfile, the root alone in the clients' CA file) help build the chain; they
+            // are never anchors, which come from the CA file alone.
+            if (given is not null) chain.ChainPolicy.ExtraStore.AddRange(Sent(given));
+            chain.ChainPolicy.ApplicationPolicy.Add(new Oid(ServerAuthentication));
             NoDownloads(chain.ChainPolicy);
             if (chain.Build(certificate)) yield break;
             problems = Flags(chain.ChainStatus);
@@ -112,9 +119,20 @@ public sealed class AmqpTlsCheck
         const X509ChainStatusFlags untrusted = X509ChainStatusFlags.UntrustedRoot | X509ChainStatusFlags.PartialChain;
         if ((problems & untrusted) != 0)
             yield return $"its certificate, issued by '{certificate.Issuer}', is not signed by {(_caFile is null ? "an authority the system trusts" : $"the CA in {_caFile}")}";
-        var rest = problems & ~(untrusted | X509ChainStatusFlags.NotTimeValid);
+        if ((problems & X509ChainStatusFlags.NotValidForUsage) != 0)
+            yield return "its certificate is not one for a server (no serverAuth in its extended key usage)";
+        var rest = problems & ~(untrusted | X509ChainStatusFlags.NotTimeValid | X509ChainStatusFlags.NotValidForUsage);
         if (rest != X509ChainStatusFlags.NoError || problems == X509ChainStatusFlags.NoError)
             yield return $"its certificate chain is not valid ({rest})";
+    }
+
+    // What came with the broker's certificate: SslStream puts it in its chain's extra store, and the
+    // chain it built holds it too when it got that far.
+    private static X509Certificate2Collection Sent(X509Chain given)
+    {
+        var sent = new X509Certificate2Collection(given.ChainPolicy.ExtraStore);
+        for (var i = 1; i < given.ChainElements.Count; i++) sent.Add(given.ChainElements[i].Certificate);
+        return sent;
     }
 
     private static X509ChainPolicy NoDownloads(X509ChainPolicy policy)
