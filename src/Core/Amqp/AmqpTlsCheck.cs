@@ -14,9 +14,10 @@ namespace Prewire.Amqp;
 /// <remarks>
 /// Nothing is fetched during a handshake: no missing intermediate certificate is downloaded from the
 /// address a certificate names (AIA), so the broker must send its chain (RabbitMQ sends what its
-/// certfile holds) or the CA file must hold the intermediates. Nor is revocation checked: that would
-/// fetch CRLs or ask an OCSP responder, and a private PKI's brokers rarely publish either. That keeps an HTTP client out of the
+/// certfile holds) or the CA file must hold the intermediates. That keeps an HTTP client out of the
 /// handshake, and out of a NativeAOT binary built without RabbitMQ.Client (1.2 MB, docs/transport.md).
+/// Nor is revocation checked: that would fetch CRLs or ask an OCSP responder, and a private PKI's
+/// brokers rarely publish either.
 /// </remarks>
 public sealed class AmqpTlsCheck
 {
