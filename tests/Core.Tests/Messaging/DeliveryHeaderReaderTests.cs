@@ -55,11 +55,50 @@ public sealed class DeliveryHeaderReaderTests
     }
 
     [Fact]
-    public void A_header_that_is_not_a_string_or_malformed_properties_leave_it_to_the_full_read()
+    public void Integer_headers_of_every_width_read_as_the_full_read_renders_them_and_their_text_is_made_only_when_asked()
     {
         var reader = new DeliveryHeaderReader();
         var headers = new ReceivedHeaders();
-        Assert.False(reader.TryRead(Encode(new BasicProperties { Headers = new() { ["n"] = 42 } }), headers, out _));
+        var bytes = Encode(new BasicProperties
+        {
+            MessageId = "m",
+            Headers = new()
+            {
+                ["b"] = (sbyte)-5,
+                ["B"] = (byte)250,
+                ["s"] = (short)-30_000,
+                ["u"] = (ushort)60_000,
+                ["I"] = int.MinValue,
+                ["i"] = uint.MaxValue,
+                // As RabbitMQ.Client tags each publish, and a quorum queue counts deliveries.
+                ["x-dotnet-pub-seq-no"] = 123_456_789_012L,
+                ["x-delivery-count"] = 0L,
+                ["text"] = "t",
+            },
+        });
+        // Warm: the keys are met.
+        Assert.True(reader.TryRead(bytes, headers, out _));
+        var before = GC.GetAllocatedBytesForCurrentThread();
+        Assert.True(reader.TryRead(bytes, headers, out _));
+        // The message id's string (1 char: 24 B) alone: no integer's text until asked.
+        Assert.Equal(24, GC.GetAllocatedBytesForCurrentThread() - before);
+
+        var full = new AmqpReader(new ReadOnlySequence<byte>(bytes));
+        Assert.Equal(FieldTables.ToHeaders(BasicProperties.Read(ref full).Headers).OrderBy(h => h.Key), headers.OrderBy(h => h.Key));
+        Assert.Equal(("-5", "4294967295", "123456789012"), (headers["b"], headers["i"], headers["x-dotnet-pub-seq-no"]));
+        // Its bytes are not text: the time-sent fast path must not read them as such.
+        Assert.False(headers.TryGetUtf8("x-delivery-count", out _));
+    }
+
+    [Fact]
+    public void A_header_that_is_neither_a_string_nor_an_integer_or_malformed_properties_leave_it_to_the_full_read()
+    {
+        var reader = new DeliveryHeaderReader();
+        var headers = new ReceivedHeaders();
+        Assert.False(reader.TryRead(Encode(new BasicProperties { Headers = new() { ["n"] = 4.2 } }), headers, out _));
+        Assert.False(reader.TryRead(Encode(new BasicProperties { Headers = new() { ["n"] = true } }), headers, out _));
+        var truncated = Encode(new BasicProperties { Headers = new() { ["n"] = 42L } });
+        Assert.False(reader.TryRead(truncated.AsMemory(0, truncated.Length - 3), headers, out _));
         var bytes = Encode(new BasicProperties { MessageId = "abc", Headers = new() { ["k"] = "v" } });
         Assert.False(reader.TryRead(bytes.AsMemory(0, bytes.Length - 2), headers, out _));
         Assert.True(reader.TryRead(Encode(new BasicProperties()), headers, out var none));

@@ -8,8 +8,10 @@ namespace Prewire.Messaging.Internal;
 /// property bytes, without the field table and the properties object a full read makes: the message id
 /// is the one string made per delivery; a header's value is made when asked (<see cref="ReceivedHeaders"/>),
 /// the same string as last time when its bytes are, and a header whose value is the message id is that
-/// string. A header of another type than a string returns false, for the full read; our publisher's
-/// sequence tag on a mandatory publish is skipped, as the full read skips it (<see cref="FieldTables.ToHeaders"/>).
+/// string. An integer header (RabbitMQ.Client's publish sequence number, a quorum queue's delivery
+/// count) is located too, its text made when asked; a header of any other type returns false, for the
+/// full read. Our publisher's sequence tag on a mandatory publish is skipped, as the full read skips it
+/// (<see cref="FieldTables.ToHeaders"/>).
 /// </summary>
 internal sealed class DeliveryHeaderReader
 {
@@ -53,7 +55,14 @@ internal sealed class DeliveryHeaderReader
                     (start, length) = (at, 0);
                     break;
                 default:
-                    return false;
+                    // Every message RabbitMQ.Client publishes carries an integer (x-dotnet-pub-seq-no): taking
+                    // the full read for it cost the Consumer 2.4 KB per message more.
+                    length = ReceivedHeaders.IntegerSize(type);
+                    if (length == 0 || end - at < length) return false;
+                    start = at;
+                    at += length;
+                    headers.Add(KeyFor(key), start, length, null, type);
+                    continue;
             }
             var value = span.Slice(start, length);
             headers.Add(KeyFor(key), start, length, !id.IsEmpty && value.SequenceEqual(id) ? messageId : null);

@@ -1,5 +1,7 @@
+using System.Buffers.Binary;
 using System.Collections;
 using System.Diagnostics.CodeAnalysis;
+using System.Globalization;
 using System.Text;
 using Prewire.Amqp.Internal;
 
@@ -9,6 +11,8 @@ namespace Prewire.Messaging.Internal;
 /// A delivery's string headers where its content header holds them: each value's bytes are located on
 /// the read loop (<see cref="DeliveryHeaderReader"/>), its string made only when somebody asks for it,
 /// so a header the handler never reads costs nothing. Valid while the delivery is held, like its body.
+/// A string's value is its UTF-8 text; an integer's (field types b, B, s, u, I, i, l) its invariant
+/// decimal text, as the full read renders it.
 /// </summary>
 internal sealed class ReceivedHeaders : IReadOnlyDictionary<string, string>
 {
@@ -31,8 +35,21 @@ internal sealed class ReceivedHeaders : IReadOnlyDictionary<string, string>
         (_count, _properties) = (0, properties);
     }
 
-    /// <summary>A header whose value lies at <paramref name="start"/> in the property bytes; <paramref name="value"/> its string when made already.</summary>
-    public void Add(Key key, int start, int length, string? value)
+    /// <summary>The bytes an integer field of <paramref name="type"/> takes, or 0 for any other type.</summary>
+    public static int IntegerSize(byte type) => type switch
+    {
+        (byte)'b' or (byte)'B' => 1,
+        (byte)'s' or (byte)'u' => 2,
+        (byte)'I' or (byte)'i' => 4,
+        (byte)'l' => 8,
+        _ => 0,
+    };
+
+    /// <summary>
+    /// A header whose value lies at <paramref name="start"/> in the property bytes, a long string unless
+    /// <paramref name="type"/> names an integer; <paramref name="value"/> its string when made already.
+    /// </summary>
+    public void Add(Key key, int start, int length, string? value, byte type = (byte)'S')
     {
         // A table that names a key twice: the last one holds, as in a dictionary filled in order.
         var index = IndexOf(key.Name);
@@ -41,15 +58,16 @@ internal sealed class ReceivedHeaders : IReadOnlyDictionary<string, string>
             if (_count == _slots.Length) Array.Resize(ref _slots, _count * 2);
             index = _count++;
         }
-        _slots[index] = new Slot(key, start, length, value);
+        _slots[index] = new Slot(key, start, length, value, type);
     }
 
-    /// <summary>The value's UTF-8 bytes as received, without making its string.</summary>
+    /// <summary>A string value's UTF-8 bytes as received, without making its string; false for an integer or no such header.</summary>
     public bool TryGetUtf8(string key, out ReadOnlySpan<byte> value)
     {
         var index = IndexOf(key);
-        value = index < 0 ? default : Bytes(_slots[index]);
-        return index >= 0;
+        var found = index >= 0 && _slots[index].Type == (byte)'S';
+        value = found ? Bytes(_slots[index]) : default;
+        return found;
     }
 
     public bool TryGetValue(string key, [MaybeNullWhen(false)] out string value)
@@ -85,10 +103,22 @@ internal sealed class ReceivedHeaders : IReadOnlyDictionary<string, string>
         if (slot.Value is null)
         {
             // Deliveries handled at once ask from several threads; the key's last value is shared.
-            lock (slot.Key) slot.Value = slot.Key.LastValue.Get(Bytes(slot));
+            if (slot.Type == (byte)'S') lock (slot.Key) slot.Value = slot.Key.LastValue.Get(Bytes(slot));
+            else slot.Value = Integer(slot.Type, Bytes(slot)).ToString(CultureInfo.InvariantCulture);
         }
         return slot.Value;
     }
+
+    private static long Integer(byte type, ReadOnlySpan<byte> bytes) => type switch
+    {
+        (byte)'b' => unchecked((sbyte)bytes[0]),
+        (byte)'B' => bytes[0],
+        (byte)'s' => BinaryPrimitives.ReadInt16BigEndian(bytes),
+        (byte)'u' => BinaryPrimitives.ReadUInt16BigEndian(bytes),
+        (byte)'I' => BinaryPrimitives.ReadInt32BigEndian(bytes),
+        (byte)'i' => BinaryPrimitives.ReadUInt32BigEndian(bytes),
+        _ => BinaryPrimitives.ReadInt64BigEndian(bytes),
+    };
 
     /// <summary>A header key the reader has met: its bytes, its string, and the last value read for it.</summary>
     internal sealed class Key(byte[] bytes)
@@ -101,5 +131,5 @@ internal sealed class ReceivedHeaders : IReadOnlyDictionary<string, string>
         public LastString LastValue { get; } = new();
     }
 
-    private record struct Slot(Key Key, int Start, int Length, string? Value);
+    private record struct Slot(Key Key, int Start, int Length, string? Value, byte Type);
 }
