@@ -20,23 +20,46 @@ public sealed record AppBuilds(App App, PublishResult Aot, PublishResult Jit, Pu
         var steps = App.All.Count * 3;
         foreach (var app in App.All)
         {
-            var aot = await PublishStepAsync(app, Repo.HostRid, PublishMode.Aot).ConfigureAwait(false);
-            var jit = await PublishStepAsync(app, Repo.HostRid, PublishMode.Jit).ConfigureAwait(false);
-            var arm64 = await PublishStepAsync(app, Arm64Rid, PublishMode.Aot).ConfigureAwait(false);
+            var aot = await StepAsync(app, Repo.HostRid, PublishMode.Aot).ConfigureAwait(false);
+            var jit = await StepAsync(app, Repo.HostRid, PublishMode.Jit).ConfigureAwait(false);
+            var arm64 = await StepAsync(app, Arm64Rid, PublishMode.Aot).ConfigureAwait(false);
             if (!aot.Succeeded || !jit.Succeeded || !arm64.Succeeded) return null;
             builds.Add(new AppBuilds(app, aot, jit, arm64));
         }
         return builds;
 
-        async Task<PublishResult> PublishStepAsync(App app, string rid, PublishMode mode)
+        Task<PublishResult> StepAsync(App app, string rid, PublishMode mode) => PublishStepAsync($"{verb}: [{++step}/{steps}]", app, rid, mode, AmqpClients.Prewire, output);
+    }
+
+    /// <summary>
+    /// <paramref name="apps"/> built for every client (<see cref="AppClient.All"/>: the default build and the
+    /// both-clients one), keyed by app and build; null when one failed (its errors are printed).
+    /// </summary>
+    public static async Task<IReadOnlyDictionary<(App App, AmqpClients Clients), PublishResult>?> PublishForClientsAsync(string verb, IEnumerable<App> apps, string rid, PublishMode mode, TextWriter output)
+    {
+        var builds = new Dictionary<(App, AmqpClients), PublishResult>();
+        foreach (var app in apps)
         {
-            step++;
-            output.WriteLine($"{verb}: [{step}/{steps}] publishing {app} ({mode}, {rid})...");
-            var result = await Publishing.PublishAsync(app, rid, mode).ConfigureAwait(false);
-            output.WriteLine(result.Succeeded
-                ? $"{verb}: [{step}/{steps}] {app} ({mode}) published in {result.Duration.TotalSeconds:0.0} s, {Table.Mb(result.Size)}"
-                : $"{verb}: [{step}/{steps}] {app} ({mode}) FAILED:\n{result.Errors}");
-            return result;
+            foreach (var clients in AppClient.All.Select(c => c.Build).Distinct())
+            {
+                var result = await PublishStepAsync($"{verb}:", app, rid, mode, clients, output).ConfigureAwait(false);
+                if (!result.Succeeded) return null;
+                builds[(app, clients)] = result;
+            }
         }
+        return builds;
+    }
+
+    /// <summary>One publish, said before and after (its errors when it failed) with <paramref name="prefix"/>.</summary>
+    public static async Task<PublishResult> PublishStepAsync(string prefix, App app, string rid, PublishMode mode, AmqpClients clients, TextWriter output)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        var what = clients == AmqpClients.Both ? $"{mode}, both clients" : $"{mode}";
+        output.WriteLine($"{prefix} publishing {app} ({what}, {rid})...");
+        var result = await Publishing.PublishAsync(app, rid, mode, clients).ConfigureAwait(false);
+        output.WriteLine(result.Succeeded
+            ? $"{prefix} {app} ({what}) published in {result.Duration.TotalSeconds:0.0} s, {Table.Mb(result.Size)}"
+            : $"{prefix} {app} ({what}) FAILED:\n{result.Errors}");
+        return result;
     }
 }

@@ -8,7 +8,8 @@ namespace Prewire.Harness;
 /// RID, and as NativeAOT for linux-arm64 (run under qemu: its time is emulation's, compared with
 /// nothing), runs each to its ready line several times (against the broker given by RABBITMQ_URI,
 /// which build.sh starts), and prints size and start-up per app and build; then runs the main job,
-/// Publisher to Consumer through the broker, once per client, and prints what the apps reported.
+/// Publisher to Consumer through the broker, once per client used both ways (Prewire's from the default
+/// build, RabbitMQ.Client's from the both-clients build), and prints what the apps reported.
 /// </summary>
 public static class Demo
 {
@@ -47,10 +48,16 @@ public static class Demo
         var messaging = new List<string[]>();
         if (broker is not null)
         {
-            var (publisher, consumer) = (builds.Single(b => b.App == App.Publisher).Aot, builds.Single(b => b.App == App.Consumer).Aot);
-            foreach (var client in MessagingRun.Clients)
+            foreach (var client in AppClient.All)
             {
-                output.WriteLine($"demo: {MessagingCount:N0} messages, Publisher ({client}, {MessagingConcurrency} in flight) → broker → Consumer...");
+                var (publisher, consumer) = (builds.Single(b => b.App == App.Publisher).Aot, builds.Single(b => b.App == App.Consumer).Aot);
+                if (client.Build != publisher.Clients)
+                {
+                    publisher = await AppBuilds.PublishStepAsync("demo:", App.Publisher, rid, PublishMode.Aot, client.Build, output).ConfigureAwait(false);
+                    consumer = await AppBuilds.PublishStepAsync("demo:", App.Consumer, rid, PublishMode.Aot, client.Build, output).ConfigureAwait(false);
+                    if (!publisher.Succeeded || !consumer.Succeeded) return 1;
+                }
+                output.WriteLine($"demo: {MessagingCount:N0} messages, Publisher ({client}, {MessagingConcurrency} in flight) → broker → Consumer ({client})...");
                 messaging.Add((await MessagingRun.RunAsync(client, publisher, consumer, broker, MessagingCount, MessagingConcurrency).ConfigureAwait(false)).Row());
             }
         }
@@ -63,7 +70,8 @@ public static class Demo
         {
             output.WriteLine();
             output.WriteLine($"The main job, NativeAOT on {rid}: {MessagingCount:N0} messages through a quorum queue, the Consumer running while the Publisher");
-            output.WriteLine("publishes; start = since Main, B/msg = whole process after the first tenth, peak RSS = VmHWM (the apps' own --json reports)");
+            output.WriteLine("publishes, both on the row's client (Prewire: the default build; RabbitMQ.Client: built with -p:PrewireAmqpClient=Both); start = since Main,");
+            output.WriteLine("B/msg = whole process after the first tenth, peak RSS = VmHWM (the apps' own --json reports)");
             Table.Write(output, MessagingRun.Header, messaging);
         }
         return 0;

@@ -5,7 +5,8 @@ namespace Prewire.Harness;
 /// <summary>
 /// `benchmarks/end-to-end.sh [runs]`: the apps end to end (Publisher → broker → Consumer, N messages
 /// through a quorum queue) at 256 B and 64 KiB bodies, NativeAOT against the self-contained JIT build
-/// and the zero-copy <c>AmqpPublisher</c> against RabbitMQ.Client, every combination once per run,
+/// and Prewire's client against RabbitMQ.Client (both apps on one client; RabbitMQ.Client from the
+/// both-clients build), every combination once per run,
 /// alternating, so each ratio compares runs made minutes apart on the same machine and broker.
 /// </summary>
 public static class MessagingBenchmark
@@ -20,20 +21,11 @@ public static class MessagingBenchmark
     {
         ArgumentNullException.ThrowIfNull(output);
         var broker = BrokerNode.RequiredUri("messaging");
-        var builds = new Dictionary<(App, PublishMode), PublishResult>();
-        foreach (var app in new[] { App.Publisher, App.Consumer })
+        var builds = new Dictionary<PublishMode, IReadOnlyDictionary<(App App, AmqpClients Clients), PublishResult>>();
+        foreach (var mode in _modes)
         {
-            foreach (var mode in _modes)
-            {
-                output.WriteLine($"end-to-end: publishing {app} ({mode}, {Repo.HostRid})...");
-                var result = await Publishing.PublishAsync(app, Repo.HostRid, mode).ConfigureAwait(false);
-                if (!result.Succeeded)
-                {
-                    output.WriteLine($"end-to-end: {app} ({mode}) FAILED:\n{result.Errors}");
-                    return 1;
-                }
-                builds[(app, mode)] = result;
-            }
+            if (await AppBuilds.PublishForClientsAsync("end-to-end", [App.Publisher, App.Consumer], Repo.HostRid, mode, output).ConfigureAwait(false) is not { } built) return 1;
+            builds[mode] = built;
         }
 
         var measured = new List<Measurement>();
@@ -44,12 +36,12 @@ public static class MessagingBenchmark
         {
             foreach (var (size, count) in _sizes)
             {
-                foreach (var client in MessagingRun.Clients)
+                foreach (var client in AppClient.All)
                 {
                     foreach (var mode in _modes)
                     {
-                        var result = await MessagingRun.RunAsync(client, builds[(App.Publisher, mode)], builds[(App.Consumer, mode)], broker, count, Concurrency, size).ConfigureAwait(false);
-                        var m = new Measurement(size, mode, client, count / result.Elapsed.TotalSeconds,
+                        var result = await MessagingRun.RunAsync(client, builds[mode][(App.Publisher, client.Build)], builds[mode][(App.Consumer, client.Build)], broker, count, Concurrency, size).ConfigureAwait(false);
+                        var m = new Measurement(size, mode, client.Name, count / result.Elapsed.TotalSeconds,
                             result.Publisher.GetProperty("msgsPerSecond").GetDouble(),
                             result.Publisher.GetProperty("peakRssMb").GetDouble(), result.Consumer.GetProperty("peakRssMb").GetDouble());
                         measured.Add(m);
@@ -68,7 +60,7 @@ public static class MessagingBenchmark
         {
             foreach (var mode in _modes)
             {
-                foreach (var client in MessagingRun.Clients)
+                foreach (var client in AppClient.All.Select(c => c.Name))
                 {
                     var m = Median(measured, size, mode, client);
                     output.WriteLine($"| {Body(size)} | {mode} | {client} | {m.EndToEnd:0} | {m.Published:0} | {m.PublisherRss:0.0} MB | {m.ConsumerRss:0.0} MB |");
@@ -81,12 +73,12 @@ public static class MessagingBenchmark
         output.WriteLine();
         output.WriteLine("| body | compared | end-to-end msgs/s | publisher msgs/s | publisher peak RSS | consumer peak RSS |");
         output.WriteLine("|---:|---|---:|---:|---:|---:|");
-        var (official, zeroCopy) = (MessagingRun.Clients[0], MessagingRun.Clients[1]);
+        var (official, zeroCopy) = (AppClient.RabbitMQ.Name, AppClient.Prewire.Name);
         foreach (var (size, _) in _sizes)
         {
             foreach (var mode in _modes)
                 output.WriteLine(RatioRow(size, $"{zeroCopy} / {official} ({mode})", Median(measured, size, mode, zeroCopy), Median(measured, size, mode, official)));
-            foreach (var client in MessagingRun.Clients)
+            foreach (var client in AppClient.All.Select(c => c.Name))
                 output.WriteLine(RatioRow(size, $"AOT / JIT ({client})", Median(measured, size, PublishMode.Aot, client), Median(measured, size, PublishMode.Jit, client)));
         }
         return 0;

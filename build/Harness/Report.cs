@@ -83,7 +83,7 @@ public static class Report
                 var (firstAot, firstExpressionTree) = (Table.Ms(WarmupRun.Median(aotRuns).SpawnToHandledMs), Table.Ms(WarmupRun.Median(treeRuns).SpawnToHandledMs));
 
                 // The Publisher through AmqpPublisher and the broker; the Consumer's deliveries and the HttpEndpoint's requests in-process.
-                string[] path = app == App.Publisher ? ["--amqp-publisher", "--uri", broker, "--queue", "prewire.report"] : [];
+                string[] path = app == App.Publisher ? ["--uri", broker, "--queue", "prewire.report"] : [];
                 var steady = await WarmupRun.RunAsync(aot.ExecutablePath, rid, ["--count", $"{(emulated ? Messages / 4 : Messages)}", .. path]).ConfigureAwait(false);
                 var perMessage = steady.BytesPerMessage!.Value.ToString("0.#", CultureInfo.InvariantCulture);
 

@@ -4,14 +4,22 @@ namespace Prewire.Harness;
 
 /// <summary>
 /// <c>./build.sh size</c>: what each app's NativeAOT binary is made of, per assembly (<see cref="Mstat"/>),
-/// as it ships by default, without telemetry's exporter (<c>-p:PrewireTelemetry=false</c>), the smallest
-/// with TLS (without RabbitMQ.Client, <c>-p:PrewireAmqpClient=Prewire</c>, and without the exporter), and
-/// without TLS as well (<c>-p:PrewireTls=false</c>), side by side, and Microsoft's <c>webapiaot</c>
+/// as a plain publish builds it (Prewire's client, TLS, the OTLP exporter), with RabbitMQ.Client beside
+/// it (<c>-p:PrewireAmqpClient=Both</c>), without telemetry's exporter (<c>-p:PrewireTelemetry=false</c>,
+/// the smallest with TLS), and without TLS as well (<c>-p:PrewireTls=false</c>), side by side, and Microsoft's <c>webapiaot</c>
 /// template (<see cref="WebTemplate"/>) beside them, the HttpEndpoint's yardstick.
 /// </summary>
 public static class SizeBreakdown
 {
     private const int Listed = 10;
+
+    private static readonly (PublishMode Mode, AmqpClients Clients, string Label)[] _builds =
+    [
+        (PublishMode.Aot, AmqpClients.Prewire, ""),
+        (PublishMode.Aot, AmqpClients.Both, " both clients"),
+        (PublishMode.AotNoTelemetry, AmqpClients.Prewire, " no OTLP"),
+        (PublishMode.AotNoTelemetryNoTls, AmqpClients.Prewire, " no OTLP, no TLS"),
+    ];
 
     public static async Task<int> RunAsync(string rid, TextWriter output)
     {
@@ -19,15 +27,10 @@ public static class SizeBreakdown
         var builds = new List<(PublishResult Build, Mstat Stats)>();
         foreach (var app in App.All)
         {
-            foreach (var mode in new[] { PublishMode.Aot, PublishMode.AotNoTelemetry, PublishMode.AotPrewireClient, PublishMode.AotPrewireClientNoTls })
+            foreach (var (mode, clients, _) in _builds)
             {
-                output.WriteLine($"size: publishing {app} ({rid}, {mode})...");
-                var build = await Publishing.PublishAsync(app, rid, mode).ConfigureAwait(false);
-                if (!build.Succeeded)
-                {
-                    output.WriteLine($"size: {app} ({mode}) FAILED:\n{build.Errors}");
-                    return 1;
-                }
+                var build = await AppBuilds.PublishStepAsync("size:", app, rid, mode, clients, output).ConfigureAwait(false);
+                if (!build.Succeeded) return 1;
                 builds.Add((build, Mstat.Read(build.MstatPath)));
             }
         }
@@ -59,15 +62,11 @@ public static class SizeBreakdown
         rows.Add(Row("binary", b => b.Build.Size));
         output.WriteLine();
         output.WriteLine($"NativeAOT binaries, {rid}: code and type structures per assembly (generic instantiations count for the generic's assembly), KB;");
-        output.WriteLine("\"no OTLP\": built with -p:PrewireTelemetry=false; \"own\": and -p:PrewireAmqpClient=Prewire (no RabbitMQ.Client); \"own, no TLS\": and -p:PrewireTls=false");
+        output.WriteLine("the app's name alone: a plain publish (Prewire's client, TLS, OTLP exporter); \"both clients\": built with -p:PrewireAmqpClient=Both");
+        output.WriteLine("(RabbitMQ.Client beside it); \"no OTLP\": with -p:PrewireTelemetry=false; \"no OTLP, no TLS\": and -p:PrewireTls=false");
         output.WriteLine();
-        Table.Write(output, ["", .. builds.Select(b => b.Build.Mode switch
-        {
-            PublishMode.AotNoTelemetry => $"{b.Build.App.Name} no OTLP",
-            PublishMode.AotPrewireClient => $"{b.Build.App.Name} own",
-            PublishMode.AotPrewireClientNoTls => $"{b.Build.App.Name} own, no TLS",
-            _ => b.Build.App == WebTemplate.App ? "webapiaot template" : b.Build.App.Name,
-        })], rows);
+        Table.Write(output, ["", .. builds.Select(b => b.Build.App == WebTemplate.App ? "webapiaot template"
+            : b.Build.App.Name + _builds.Single(k => k.Mode == b.Build.Mode && k.Clients == b.Build.Clients).Label)], rows);
 
         string[] Row(string label, Func<(PublishResult Build, Mstat Stats), long> bytes) =>
             [label, .. builds.Select(b => (bytes(b) / 1024.0).ToString("#,0", CultureInfo.InvariantCulture))];

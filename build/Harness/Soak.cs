@@ -2,7 +2,7 @@ namespace Prewire.Harness;
 
 /// <summary>
 /// <c>benchmarks/soak.sh</c>: many messages Publisher → quorum queue → Consumer (NativeAOT, this host),
-/// once per Publisher client, both apps with <c>--heap-check</c>: the managed heap after a full
+/// once per client (both apps on it), both apps with <c>--heap-check</c>: the managed heap after a full
 /// collection once warm (a tenth of the run) and at its end. A heap that grows with the messages is a
 /// leak; the run fails when either app's grew by more than <see cref="MostGrowth"/>.
 /// </summary>
@@ -14,26 +14,20 @@ public static class Soak
     public static async Task<int> RunAsync(int count, string broker, TextWriter output)
     {
         ArgumentNullException.ThrowIfNull(output);
-        var builds = new List<PublishResult>();
-        foreach (var app in new[] { App.Publisher, App.Consumer })
-        {
-            output.WriteLine($"soak: publishing {app} ({Repo.HostRid}, NativeAOT)...");
-            var published = await Publishing.PublishAsync(app, Repo.HostRid, PublishMode.Aot).ConfigureAwait(false);
-            if (!published.Succeeded) throw new InvalidOperationException($"publishing {app} failed:\n{published.Output}");
-            builds.Add(published);
-        }
+        var builds = await AppBuilds.PublishForClientsAsync("soak", [App.Publisher, App.Consumer], Repo.HostRid, PublishMode.Aot, output).ConfigureAwait(false)
+            ?? throw new InvalidOperationException("a publish failed (above)");
 
         var rows = new List<string[]>();
         var grew = false;
-        foreach (var client in MessagingRun.Clients)
+        foreach (var client in AppClient.All)
         {
             output.WriteLine($"soak: {count} messages with {client}...");
-            var run = await MessagingRun.RunAsync(client, builds[0], builds[1], broker, count, concurrency: 16, both: ["--heap-check"], timeout: TimeSpan.FromMinutes(20)).ConfigureAwait(false);
+            var run = await MessagingRun.RunAsync(client, builds[(App.Publisher, client.Build)], builds[(App.Consumer, client.Build)], broker, count, concurrency: 16, both: ["--heap-check"], timeout: TimeSpan.FromMinutes(20)).ConfigureAwait(false);
             foreach (var (app, report) in new[] { ("Publisher", run.Publisher), ("Consumer", run.Consumer) })
             {
                 var (warm, end) = (report.GetProperty("heapWarmBytes").GetInt64(), report.GetProperty("heapEndBytes").GetInt64());
                 grew |= end - warm > MostGrowth;
-                rows.Add([client, app, $"{report.GetProperty("messages").GetInt64():N0}", $"{warm:N0}", $"{end:N0}", $"{end - warm:+#,0;-#,0;0}",
+                rows.Add([client.Name, app, $"{report.GetProperty("messages").GetInt64():N0}", $"{warm:N0}", $"{end:N0}", $"{end - warm:+#,0;-#,0;0}",
                     MessagingRun.Number(report, "bytesPerMessage", "0.0"), MessagingRun.Number(report, "peakRssMb", "0.0 'MB'"), MessagingRun.Number(report, "msgsPerSecond", "0")]);
             }
         }

@@ -18,24 +18,14 @@ public static class TelemetryCost
     private const int Concurrency = 16;
     private const int Requests = 2_000;
 
-    private static readonly string[] _clients = ["rabbitmq", "prewire"];
-
     public static async Task<int> RunAsync(int runs, int count, string rid, TextWriter output)
     {
         ArgumentNullException.ThrowIfNull(output);
         var broker = BrokerNode.RequiredUri("telemetry");
-        var builds = new Dictionary<App, PublishResult>();
-        foreach (var app in App.All)
-        {
-            output.WriteLine($"telemetry: publishing {app} (Aot, {rid})...");
-            var build = await Publishing.PublishAsync(app, rid, PublishMode.Aot).ConfigureAwait(false);
-            if (!build.Succeeded)
-            {
-                output.WriteLine($"telemetry: {app} FAILED:\n{build.Errors}");
-                return 1;
-            }
-            builds[app] = build;
-        }
+        // The consoles for each client (RabbitMQ.Client's from the both-clients build); the HttpEndpoint as it ships.
+        if (await AppBuilds.PublishForClientsAsync("telemetry", [App.Publisher, App.Consumer], rid, PublishMode.Aot, output).ConfigureAwait(false) is not { } builds) return 1;
+        var endpointBuild = await AppBuilds.PublishStepAsync("telemetry:", App.HttpEndpoint, rid, PublishMode.Aot, AmqpClients.Prewire, output).ConfigureAwait(false);
+        if (!endpointBuild.Succeeded) return 1;
 
         // Under qemu half the requests: each takes several times as long, and the window must still
         // outlast the Prometheus exporter's response cache (300 ms), or the second read repeats the first.
@@ -50,17 +40,17 @@ public static class TelemetryCost
             {
                 await using var otlp = new OtlpReceiver();
                 var environment = on ? otlp.Environment() : null;
-                foreach (var client in _clients)
+                foreach (var client in AppClient.All)
                 {
-                    var result = await MessagingRun.RunAsync(client, builds[App.Publisher], builds[App.Consumer], broker, count, Concurrency, both: ["--client", client],
+                    var result = await MessagingRun.RunAsync(client, builds[(App.Publisher, client.Build)], builds[(App.Consumer, client.Build)], broker, count, Concurrency,
                         timeout: TimeSpan.FromMinutes(10), environment: environment).ConfigureAwait(false);
                     var spans = await SpansAsync(otlp, on, 2 * count).ConfigureAwait(false);
                     Add($"Publisher | {client}", on, result.Publisher.GetProperty("msgsPerSecond").GetDouble(), result.Publisher.GetProperty("bytesPerMessage").GetDouble(), spans);
                     Add($"Consumer | {client}", on, result.Consumer.GetProperty("msgsPerSecond").GetDouble(), result.Consumer.GetProperty("bytesPerMessage").GetDouble(), spans);
                 }
-                var (perSecond, bytes) = await HttpEndpointAsync(builds[App.HttpEndpoint], broker, requests, environment).ConfigureAwait(false);
+                var (perSecond, bytes) = await HttpEndpointAsync(endpointBuild, broker, requests, environment).ConfigureAwait(false);
                 // Each request: Kestrel's span and the publish span.
-                Add("HttpEndpoint | rabbitmq", on, perSecond, bytes, await SpansAsync(otlp, on, 2 * requests).ConfigureAwait(false));
+                Add($"HttpEndpoint | {AppClient.Prewire}", on, perSecond, bytes, await SpansAsync(otlp, on, 2 * requests).ConfigureAwait(false));
 
                 void Add(string row, bool on, double perSecond, double bytes, int spans)
                 {

@@ -1,6 +1,6 @@
 namespace Prewire.Testing;
 
-/// <summary>How an app is published.</summary>
+/// <summary>How an app is published (which clients it holds is <see cref="AmqpClients"/>, beside this).</summary>
 public enum PublishMode
 {
     /// <summary>NativeAOT: one native executable.</summary>
@@ -12,15 +12,12 @@ public enum PublishMode
     /// <summary>As <see cref="Jit"/>, with the expression-tree pipeline baseline (<c>-p:PipelineBuilder=ExpressionTree</c>).</summary>
     ExpressionTreeJit,
 
-    /// <summary>As <see cref="Aot"/>, without OpenTelemetry's OTLP exporter (<c>-p:PrewireTelemetry=false</c>): what telemetry costs the binary.</summary>
+    /// <summary>
+    /// As <see cref="Aot"/>, without OpenTelemetry's OTLP exporter (<c>-p:PrewireTelemetry=false</c>): what
+    /// telemetry costs the binary, and the smallest build with TLS.
+    /// </summary>
     AotNoTelemetry,
 
-    /// <summary>
-    /// As <see cref="Aot"/>, the smallest build with TLS: without RabbitMQ.Client (<c>-p:PrewireAmqpClient=Prewire</c>),
-    /// Prewire's own client only, and without the OTLP exporter (<c>-p:PrewireTelemetry=false</c>).
-    /// </summary>
-    AotPrewireClient,
-
-    /// <summary>As <see cref="AotPrewireClient"/>, without TLS as well (<c>-p:PrewireTls=false</c>): amqps:// refused.</summary>
-    AotPrewireClientNoTls,
+    /// <summary>As <see cref="AotNoTelemetry"/>, without TLS as well (<c>-p:PrewireTls=false</c>): amqps:// refused.</summary>
+    AotNoTelemetryNoTls,
 }

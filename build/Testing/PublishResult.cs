@@ -5,6 +5,9 @@ namespace Prewire.Testing;
 /// <summary>What one <c>dotnet publish</c> did, read from its exit code, output and files.</summary>
 public sealed partial record PublishResult(App App, string Rid, PublishMode Mode, int ExitCode, string Output, TimeSpan Duration, string Directory)
 {
+    /// <summary>The AMQP clients the app was built with.</summary>
+    public AmqpClients Clients { get; init; } = AmqpClients.Prewire;
+
     public bool Succeeded => ExitCode == 0;
 
     public string ExecutablePath => Path.Combine(Directory, App.ExecutableName);

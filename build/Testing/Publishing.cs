@@ -9,10 +9,11 @@ public static class Publishing
     // run them one after another, never in parallel.
     private static readonly SemaphoreSlim _oneAtATime = new(1, 1);
 
-    public static string OutputDirectory(App app, string rid, PublishMode mode) =>
-        Path.Combine(Repo.Artifacts, "publish", rid, mode.ToString().ToLowerInvariant(), app.Name);
+    public static string OutputDirectory(App app, string rid, PublishMode mode, AmqpClients clients = AmqpClients.Prewire) =>
+        Path.Combine(Repo.Artifacts, "publish", rid, mode.ToString().ToLowerInvariant() + (clients == AmqpClients.Both ? "-both" : ""), app.Name);
 
-    public static Task<PublishResult> PublishAsync(App app, string rid, PublishMode mode, CancellationToken cancellationToken = default)
+    /// <summary>Publishes <paramref name="app"/> with <paramref name="clients"/> (Prewire's only, as a plain build does, unless told).</summary>
+    public static async Task<PublishResult> PublishAsync(App app, string rid, PublishMode mode, AmqpClients clients = AmqpClients.Prewire, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(app);
         string[] modeArgs = mode switch
@@ -22,11 +23,13 @@ public static class Publishing
             // build/NativeAot.props leaves PublishAot off for this builder.
             PublishMode.ExpressionTreeJit => ["-p:PipelineBuilder=ExpressionTree", "--self-contained", "true"],
             PublishMode.AotNoTelemetry => ["-p:PublishAot=true", "-p:PrewireTelemetry=false"],
-            PublishMode.AotPrewireClient => ["-p:PublishAot=true", "-p:PrewireAmqpClient=Prewire", "-p:PrewireTelemetry=false"],
-            PublishMode.AotPrewireClientNoTls => ["-p:PublishAot=true", "-p:PrewireAmqpClient=Prewire", "-p:PrewireTelemetry=false", "-p:PrewireTls=false"],
+            PublishMode.AotNoTelemetryNoTls => ["-p:PublishAot=true", "-p:PrewireTelemetry=false", "-p:PrewireTls=false"],
             _ => throw new ArgumentOutOfRangeException(nameof(mode), mode, null),
         };
-        return PublishProjectAsync(app, Path.Combine(Repo.Root, app.ProjectDirectory), rid, mode, modeArgs, OutputDirectory(app, rid, mode), cancellationToken: cancellationToken);
+        // Nothing for the default: what a plain `dotnet publish` builds is what is measured.
+        string[] clientArgs = clients == AmqpClients.Both ? ["-p:PrewireAmqpClient=Both"] : [];
+        var result = await PublishProjectAsync(app, Path.Combine(Repo.Root, app.ProjectDirectory), rid, mode, [.. modeArgs, .. clientArgs], OutputDirectory(app, rid, mode, clients), cancellationToken: cancellationToken).ConfigureAwait(false);
+        return result with { Clients = clients };
     }
 
     /// <summary>Publishes any project (the gate fixtures) with extra MSBuild arguments.</summary>

@@ -8,7 +8,7 @@ namespace Prewire.Samples;
 /// <summary>
 /// What each client brings to an app: how it opens a session, publishes, dead-letters and receives.
 /// The one place that names RabbitMQ.Client's side, compiled in only where the app is built with it
-/// (PrewireAmqpClient=RabbitMQ, the default).
+/// (<c>-p:PrewireAmqpClient=Both</c>; the default build has Prewire's client only).
 /// </summary>
 public static class BrokerClients
 {
@@ -20,8 +20,11 @@ public static class BrokerClients
         false;
 #endif
 
-    /// <summary>The client an app uses when none is asked for: RabbitMQ.Client where the build has it.</summary>
-    public const BrokerClient Default = HasRabbitMQ ? BrokerClient.RabbitMQ : BrokerClient.Prewire;
+    /// <summary>The client an app uses when none is asked for, in every build: Prewire's.</summary>
+    public const BrokerClient Default = BrokerClient.Prewire;
+
+    /// <summary>The MSBuild argument that builds an app with RabbitMQ.Client beside Prewire's client.</summary>
+    public const string BothClientsProperty = "-p:PrewireAmqpClient=Both";
 
     /// <summary>How <paramref name="client"/> opens a session to one node.</summary>
     public static BrokerSessionFactory Sessions(BrokerClient client) => client switch

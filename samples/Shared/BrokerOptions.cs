@@ -39,10 +39,10 @@ public sealed class BrokerOptions
         _exchange = app.AddOption("--exchange", "Exchange messages are published to, declared (direct) and bound to the queue; the default exchange when not given.", "PREWIRE_EXCHANGE");
         _routingKey = app.AddOption("--routing-key", "Routing key messages are published with and the queue is bound with; the queue's name when not given.", "PREWIRE_ROUTING_KEY");
         _client = app.AddParsed("--client", BrokerClients.HasRabbitMQ
-                ? "AMQP client: rabbitmq (RabbitMQ.Client; the default) or prewire (Prewire's own, zero-copy)."
-                : "AMQP client: prewire (Prewire's own, zero-copy; this build has no RabbitMQ.Client).",
+                ? "AMQP client: prewire (Prewire's own, zero-copy; the default) or rabbitmq (RabbitMQ.Client)."
+                : $"AMQP client: prewire (Prewire's own, zero-copy; rabbitmq needs an app built with {BrokerClients.BothClientsProperty}).",
             "PREWIRE_CLIENT", BrokerClients.Default, "prewire or rabbitmq", ParseClient);
-        _amqpPublisher = app.AddFlag("--amqp-publisher", "Same as --client prewire (the name it had when only publishes were Prewire's).");
+        _amqpPublisher = app.AddFlag("--amqp-publisher", "Same as --client prewire (the name it had when only publishes were Prewire's and RabbitMQ.Client was the default).");
         _caFile = app.AddOption("--ca-file", "For amqps:// nodes: a PEM file of the certificate authorities to trust instead of the system's store.", "PREWIRE_CA_FILE");
         _clientCertificate = app.AddOption("--client-cert", "For amqps:// nodes: a PEM client certificate to show the broker; it then authenticates by EXTERNAL (the certificate's name is the user), not the URI's password.", "PREWIRE_CLIENT_CERT");
         _clientKey = app.AddOption("--client-key", "The client certificate's PEM private key, unencrypted, when it is not in the --client-cert file.", "PREWIRE_CLIENT_KEY");
@@ -55,7 +55,7 @@ public sealed class BrokerOptions
         ArgumentNullException.ThrowIfNull(parsed);
         var client = parsed.GetValue(_amqpPublisher) ? BrokerClient.Prewire : parsed.GetValue(_client);
         if (client == BrokerClient.RabbitMQ && !BrokerClients.HasRabbitMQ)
-            throw new AppException("--client rabbitmq: this build has no RabbitMQ.Client (it was built with -p:PrewireAmqpClient=Prewire); use --client prewire", ExitCodes.Usage);
+            throw new AppException($"--client rabbitmq: this build has no RabbitMQ.Client (build the app with {BrokerClients.BothClientsProperty} for it); use --client prewire", ExitCodes.Usage);
         return client;
     }
 

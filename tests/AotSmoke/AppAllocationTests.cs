@@ -42,7 +42,7 @@ public sealed class AppAllocationTests(PublishedApps published)
     [MemberData(nameof(EachRid))]
     public async Task A_publish_confirmed_by_the_broker_through_AmqpPublisher_allocates_nothing_per_message(string rid) =>
         await AssertPerMessageAsync(App.Publisher, rid, _confirmedPublish,
-            ["--amqp-publisher", "--uri", TestBroker.Uri.ToString(), "--queue", $"prewire.allocations.{rid}"]);
+            ["--uri", TestBroker.Uri.ToString(), "--queue", $"prewire.allocations.{rid}"]);
 
     [Theory]
     [MemberData(nameof(EachRid))]

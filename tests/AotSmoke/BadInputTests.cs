@@ -144,7 +144,7 @@ public sealed class BadInputTests(PublishedApps published)
 
     private async Task AssertFailsAsync(string appName, string rid, int exitCode, string expected, string[] args, IReadOnlyDictionary<string, string>? environment)
     {
-        var result = await published.GetSucceededAsync(App.Named(appName), rid);
+        var result = await published.GetSucceededAsync(App.Named(appName), rid, PublishMode.Aot, AppClient.BuildFor(args));
         await using var process = AppProcess.Start(result.ExecutablePath, args, environment, rid: rid);
         Assert.Equal(exitCode, await process.WaitForExitAsync(AppRuns.ReadyTimeout(rid)));
         var lines = process.Stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries);

@@ -25,16 +25,17 @@ internal sealed partial class BrokerApps(PublishedApps published, string rid, st
     public static BrokerApps OverTls(PublishedApps published, string rid, BrokerNode node) =>
         new(published, rid, node.Uri.ToString(), (node.TlsUri.ToString(), Path.Combine(node.TlsDirectory, "ca.pem")));
 
+    /// <summary>Starts <paramref name="app"/> from the build its <paramref name="args"/> need (<see cref="AppClient.BuildFor"/>).</summary>
     public async Task<AppProcess> StartAsync(App app, string queue, int count, params string[] args)
     {
-        var build = await published.GetSucceededAsync(app, rid);
+        var build = await published.GetSucceededAsync(app, rid, PublishMode.Aot, AppClient.BuildFor(args));
         return AppProcess.Start(build.ExecutablePath, [.. Connect, "--queue", queue, "--count", $"{count}", .. args], Environment, rid: rid);
     }
 
     /// <summary>Starts <paramref name="app"/> without a count: the Consumer as a worker, running until it is stopped.</summary>
     public async Task<AppProcess> StartWorkerAsync(App app, string queue, params string[] args)
     {
-        var build = await published.GetSucceededAsync(app, rid);
+        var build = await published.GetSucceededAsync(app, rid, PublishMode.Aot, AppClient.BuildFor(args));
         return AppProcess.Start(build.ExecutablePath, [.. Connect, "--queue", queue, .. args], Environment, rid: rid);
     }
 

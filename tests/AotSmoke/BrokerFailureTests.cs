@@ -98,7 +98,7 @@ public sealed partial class BrokerFailureTests(PublishedApps published, OwnBroke
         await apps.ConsumeAsync(queue, 0);
         await Task.Delay(3_000, TestContext.Current.CancellationToken);
 
-        await using var publish = await apps.StartAsync(App.Publisher, queue, count, "--amqp-publisher", "--concurrency", "8");
+        await using var publish = await apps.StartAsync(App.Publisher, queue, count, "--concurrency", "8");
         await publish.WaitForReadyAsync(AppRuns.ReadyTimeout(rid));
         await Task.Delay(1_000, TestContext.Current.CancellationToken);
         var killed = System.Diagnostics.Stopwatch.StartNew();

@@ -21,7 +21,7 @@ public sealed class OwnCluster : IAsyncLifetime
 /// </summary>
 public sealed class ClusterTests(PublishedApps published, OwnCluster own) : IClassFixture<OwnCluster>
 {
-    public static TheoryData<string, bool> EachClientOverEach => new() { { "RabbitMQ.Client", false }, { "AmqpPublisher", false }, { "RabbitMQ.Client", true }, { "AmqpPublisher", true } };
+    public static TheoryData<string, bool> EachClientOverEach => new() { { "RabbitMQ.Client", false }, { "Prewire", false }, { "RabbitMQ.Client", true }, { "Prewire", true } };
 
     [Theory]
     [MemberData(nameof(EachClientOverEach))]

@@ -13,7 +13,7 @@ namespace Prewire.AotSmoke;
 /// </summary>
 public sealed class HttpIngressBrokerTests(PublishedApps published, OwnBroker broker) : IClassFixture<OwnBroker>
 {
-    public static TheoryData<string> Clients => new("RabbitMQ.Client", "AmqpPublisher");
+    public static TheoryData<string> Clients => new("RabbitMQ.Client", "Prewire");
 
     [Theory]
     [MemberData(nameof(Clients))]

@@ -15,7 +15,7 @@ public sealed class HttpIngressTests(PublishedApps published)
 {
     public static TheoryData<string, string> EachWithEachClient => Rids.EachWithEachClient();
 
-    public static TheoryData<string> HostClients => new("RabbitMQ.Client", "AmqpPublisher");
+    public static TheoryData<string> HostClients => new("RabbitMQ.Client", "Prewire");
 
     [Theory]
     [MemberData(nameof(EachWithEachClient))]
@@ -51,7 +51,7 @@ public sealed class HttpIngressTests(PublishedApps published)
     {
         var ct = TestContext.Current.CancellationToken;
         var queue = $"aotsmoke.http.alloc.{Guid.NewGuid():N}";
-        await using var endpoint = await StartAsync(published, Repo.HostRid, TestBroker.Uri.ToString(), queue, ["--amqp-publisher"]);
+        await using var endpoint = await StartAsync(published, Repo.HostRid, TestBroker.Uri.ToString(), queue, []);
         // Process-wide bytes allocated (the runtime's own meter, on /metrics) over 400 requests of each
         // size, one after another on one connection: a body copied into an array on its way would add
         // at least its 64 KiB to every request.
@@ -193,7 +193,7 @@ public sealed class HttpIngressTests(PublishedApps published)
 
     internal static async Task<Endpoint> StartAsync(PublishedApps published, string rid, string? brokerUri, string queue, string[] args, IReadOnlyDictionary<string, string>? environment = null)
     {
-        var build = await published.GetSucceededAsync(App.HttpEndpoint, rid);
+        var build = await published.GetSucceededAsync(App.HttpEndpoint, rid, PublishMode.Aot, AppClient.BuildFor(args));
         var address = new Uri($"http://127.0.0.1:{FreePort.Next()}/");
         string[] broker = brokerUri is null ? [] : ["--uri", brokerUri, "--queue", queue];
         var process = AppProcess.Start(build.ExecutablePath, ["--urls", address.ToString().TrimEnd('/'), .. broker, .. args], environment, rid: rid);

@@ -13,21 +13,25 @@ namespace Prewire.AotSmoke;
 /// </summary>
 public sealed class PublishedApps
 {
-    private readonly ConcurrentDictionary<(string App, string Rid, PublishMode Mode), Lazy<Task<PublishResult>>> _published = new();
+    private readonly ConcurrentDictionary<(string App, string Rid, PublishMode Mode, AmqpClients Clients), Lazy<Task<PublishResult>>> _published = new();
 
-    public Task<PublishResult> GetAsync(App app, string rid, PublishMode mode = PublishMode.Aot) =>
-        _published.GetOrAdd((app.Name, rid, mode), key => new Lazy<Task<PublishResult>>(() => Publishing.PublishAsync(app, rid, mode))).Value;
+    public Task<PublishResult> GetAsync(App app, string rid, PublishMode mode = PublishMode.Aot, AmqpClients clients = AmqpClients.Prewire) =>
+        _published.GetOrAdd((app.Name, rid, mode, clients), key => new Lazy<Task<PublishResult>>(() => Publishing.PublishAsync(app, rid, mode, clients))).Value;
+
+    /// <summary>The NativeAOT build that holds <paramref name="client"/>.</summary>
+    public Task<PublishResult> GetSucceededAsync(App app, string rid, AppClient client) =>
+        GetSucceededAsync(app, rid, PublishMode.Aot, (client ?? throw new ArgumentNullException(nameof(client))).Build);
 
     /// <summary>
     /// The publish, which must have succeeded. For a RID whose AOT packs are missing from the package
     /// source (linux-arm64 here) the test is skipped with the preflight's message, and only then.
     /// </summary>
-    public async Task<PublishResult> GetSucceededAsync(App app, string rid, PublishMode mode = PublishMode.Aot)
+    public async Task<PublishResult> GetSucceededAsync(App app, string rid, PublishMode mode = PublishMode.Aot, AmqpClients clients = AmqpClients.Prewire)
     {
-        var result = await GetAsync(app, rid, mode);
+        var result = await GetAsync(app, rid, mode, clients);
         if (rid != Repo.HostRid && result.MissingAotPacks)
             Assert.Skip($"skipped for missing packs: {result.MissingAotPacksMessage}");
-        Assert.True(result.Succeeded, $"{mode} publish of {app} for {rid} failed ({result.ExitCode}):\n{result.Errors}");
+        Assert.True(result.Succeeded, $"{mode} publish ({clients}) of {app} for {rid} failed ({result.ExitCode}):\n{result.Errors}");
         return result;
     }
 }

@@ -18,8 +18,8 @@ internal static class Rids
 
     public static TheoryData<string> Each() => new(All.ToArray());
 
-    /// <summary>The clients: "RabbitMQ.Client" and "AmqpPublisher" (Prewire's own: <c>--amqp-publisher</c>, which is <c>--client prewire</c>).</summary>
-    public static IReadOnlyList<string> Clients { get; } = ["RabbitMQ.Client", "AmqpPublisher"];
+    /// <summary>The clients by name (<see cref="AppClient"/>): "RabbitMQ.Client" (from the both-clients build) and "Prewire".</summary>
+    public static IReadOnlyList<string> Clients { get; } = [.. AppClient.All.Select(c => c.Name)];
 
     /// <summary>Each RID with each of the <see cref="Clients"/>.</summary>
     public static TheoryData<string, string> EachWithEachClient()
@@ -31,8 +31,8 @@ internal static class Rids
         return data;
     }
 
-    /// <summary>The Publisher's arguments that pick <paramref name="client"/>.</summary>
-    public static string[] ClientArguments(string client) => client == "AmqpPublisher" ? ["--amqp-publisher"] : [];
+    /// <summary>The arguments that pick <paramref name="client"/> (none for Prewire's, every build's default).</summary>
+    public static string[] ClientArguments(string client) => [.. AppClient.Named(client).Arguments];
 
     /// <summary>
     /// Message counts for a run under emulation: qemu runs arm64 code several times slower, so arm64

@@ -54,7 +54,7 @@ public sealed class StopTests(PublishedApps published)
     {
         var queue = $"aotsmoke.stop.{rid}.{Guid.NewGuid():N}";
         var total = 1_000_000;
-        await using var publish = await Apps(rid).StartAsync(App.Publisher, queue, total, "--amqp-publisher");
+        await using var publish = await Apps(rid).StartAsync(App.Publisher, queue, total);
         await publish.WaitForReadyAsync(AppRuns.ReadyTimeout(rid));
         await Task.Delay(Qemu.Emulates(rid) ? 1_000 : 300, TestContext.Current.CancellationToken);
         var stopping = Stopwatch.StartNew();
@@ -72,7 +72,7 @@ public sealed class StopTests(PublishedApps published)
     private async Task<(string Queue, int Total)> FillAsync(string rid, int total)
     {
         var queue = $"aotsmoke.stop.{rid}.{Guid.NewGuid():N}";
-        await Apps(rid).PublishAsync(queue, total, "--amqp-publisher");
+        await Apps(rid).PublishAsync(queue, total);
         return (queue, total);
     }
 

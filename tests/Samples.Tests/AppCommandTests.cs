@@ -66,26 +66,41 @@ public sealed class AppCommandTests
     }
 
     [Theory]
-    [InlineData(new string[0], BrokerClient.RabbitMQ)]
-    [InlineData(new[] { "--client", "prewire" }, BrokerClient.Prewire)]
-    [InlineData(new[] { "--client", "RabbitMQ" }, BrokerClient.RabbitMQ)]
-    [InlineData(new[] { "--amqp-publisher" }, BrokerClient.Prewire)]
-    public void The_client_is_RabbitMQ_Client_unless_asked_otherwise(string[] args, BrokerClient expected)
+    [InlineData("")]
+    [InlineData("--client prewire")]
+    [InlineData("--client Prewire")]
+    [InlineData("--amqp-publisher")]
+    public void The_client_is_Prewires_unless_asked_otherwise(string args)
     {
+        var (app, parsed) = Parse(args.Split(' ', StringSplitOptions.RemoveEmptyEntries));
+        Assert.Empty(parsed.Errors);
+        Assert.Equal(BrokerClient.Prewire, app.Client(parsed));
+    }
+
+    [Theory]
+    [InlineData("--client", "rabbitmq")]
+    [InlineData("--client", "RabbitMQ")]
+    public void Asked_for_RabbitMQ_Client_the_default_build_gives_a_usage_error_naming_the_property_that_builds_it_in(params string[] args)
+    {
+        // This project builds samples/Shared as a plain build does: Prewire's client only.
+        Assert.False(BrokerClients.HasRabbitMQ);
         var (app, parsed) = Parse(args);
         Assert.Empty(parsed.Errors);
-        Assert.Equal(expected, app.Client(parsed));
+        var e = Assert.Throws<AppException>(() => app.Client(parsed));
+        Assert.Equal(ExitCodes.Usage, e.ExitCode);
+        Assert.Equal("--client rabbitmq: this build has no RabbitMQ.Client (build the app with -p:PrewireAmqpClient=Both for it); use --client prewire", e.Message);
     }
 
     [Fact]
     public void The_client_comes_from_PREWIRE_CLIENT_when_not_given_and_a_wrong_one_is_a_parse_error()
     {
-        Environment.SetEnvironmentVariable("PREWIRE_CLIENT", "prewire");
+        Environment.SetEnvironmentVariable("PREWIRE_CLIENT", "rabbitmq");
         try
         {
             var (app, parsed) = Parse();
+            Assert.Equal(ExitCodes.Usage, Assert.Throws<AppException>(() => app.Client(parsed)).ExitCode);
+            (app, parsed) = Parse("--client", "prewire");
             Assert.Equal(BrokerClient.Prewire, app.Client(parsed));
-            Assert.Equal(BrokerClient.RabbitMQ, app.Client(Parse("--client", "rabbitmq").Parsed));
         }
         finally
         {

@@ -4,59 +4,80 @@ using Prewire.Testing;
 namespace Prewire.AotSmoke;
 
 /// <summary>
-/// Each app published NativeAOT with <c>-p:PrewireAmqpClient=Prewire</c>, for each RID: no
-/// RabbitMQ.Client in it, no warning, and messages moved end to end by Prewire's own client, read back
-/// from the broker by pika. The consoles are within 6.5 MB with TLS (the runtime's certificate-download
-/// HTTP client left out, samples/NoCertificateDownloads.xml) and move messages over amqps; built without
-/// TLS as well (<c>-p:PrewireTls=false</c>) they refuse amqps in one line.
+/// Each app as a plain <c>dotnet publish -r RID -p:PublishAot=true</c> builds it, for each RID: Prewire's
+/// client only (no RabbitMQ.Client in it), no warning, within its size budget on linux-x64 (amqps and the
+/// OTLP exporter included), and messages moved end to end by Prewire's client, read back from the broker
+/// by pika, over amqps without fetching a certificate (the runtime's certificate-download HTTP client is
+/// left out, samples/NoCertificateDownloads.xml). Built without the exporter the consoles are within
+/// 6.5 MB; without TLS as well they refuse amqps in one line.
 /// </summary>
-public sealed class PrewireClientTests(PublishedApps published)
+public sealed class DefaultBuildTests(PublishedApps published)
 {
-    // The console goal for an app built without RabbitMQ.Client (linux-x64).
-    private const long ConsoleLimit = 6_815_744; // 6.5 MiB
+    // The budgets of the default build (linux-x64), TLS and the OTLP exporter in: the HttpEndpoint's goal
+    // (14.0 MiB; 14,523,080 B measured); for the consoles what they are and 4 % more (Consumer
+    // 10,071,856 B), short of the 9.0 MiB goal: the exporter's 4.2 MB stands in the way (docs/build.md).
+    private const long ConsoleLimit = 10_485_760; // 10.0 MiB
+    private const long HttpEndpointLimit = 14_680_064; // 14.0 MiB
+
+    // The consoles built without the OTLP exporter (-p:PrewireTelemetry=false).
+    private const long SmallestConsoleLimit = 6_815_744; // 6.5 MiB
 
     public static TheoryData<string, string> AppsByRid => Rids.AppsByRid();
 
     public static TheoryData<string> EachRid => Rids.Each();
 
+    public static TheoryData<string> Apps => [.. App.All.Select(a => a.Name)];
+
+    public static TheoryData<string> Consoles => [App.Publisher.Name, App.Consumer.Name];
+
     [Theory]
     [MemberData(nameof(AppsByRid))]
-    public async Task Built_without_RabbitMQ_Client_an_app_holds_none_of_it_and_warns_of_nothing(string appName, string rid)
+    public async Task The_default_build_holds_none_of_RabbitMQ_Client_and_warns_of_nothing(string appName, string rid)
     {
         var app = App.Named(appName);
-        var result = await published.GetSucceededAsync(app, rid, PublishMode.AotPrewireClient);
+        var result = await published.GetSucceededAsync(app, rid);
 
         Assert.DoesNotContain(result.TrimWarnings, w => !w.IsPackage);
         Assert.True(result.GateFailures.Count == 0, string.Join('\n', result.GateFailures));
         Assert.Equal([app.ExecutableName], Directory.GetFiles(result.Directory).Select(Path.GetFileName));
         var binary = await File.ReadAllBytesAsync(result.ExecutablePath, TestContext.Current.CancellationToken);
-        // NativeAOT keeps the names of the types and assemblies it compiled in, in UTF-8 (the default build's
+        // NativeAOT keeps the names of the types and assemblies it compiled in, in UTF-8 (the both-clients
         // Consumer holds "RabbitMQ.Client" 5 times, "Prewire.RabbitMQ" 3 times): none here. Not UTF-16: that
         // is string literals, and the usage error names RabbitMQ.Client to say it is not there.
         foreach (var name in new[] { "RabbitMQ.Client", "Prewire.RabbitMQ" })
             Assert.True(binary.AsSpan().IndexOf(Encoding.UTF8.GetBytes(name)) < 0, $"{app} holds \"{name}\"");
-        TestContext.Current.TestOutputHelper?.WriteLine($"{app} {rid}: {result.Size:N0} bytes built without RabbitMQ.Client");
+        TestContext.Current.TestOutputHelper?.WriteLine($"{app} {rid}: {result.Size:N0} bytes");
     }
 
-    public static TheoryData<string> Consoles => [App.Publisher.Name, App.Consumer.Name];
+    [Theory]
+    [MemberData(nameof(Apps))]
+    public async Task The_default_build_is_within_its_size_budget(string appName)
+    {
+        var app = App.Named(appName);
+        var limit = app == App.HttpEndpoint ? HttpEndpointLimit : ConsoleLimit;
+        var result = await published.GetSucceededAsync(app, Repo.HostRid);
+        Assert.True(result.Size <= limit, $"{app} is {result.Size:N0} bytes as a plain publish builds it (TLS and the OTLP exporter in); the budget is {limit:N0}: ./build.sh size shows what each assembly costs");
+        TestContext.Current.TestOutputHelper?.WriteLine($"{app}: {result.Size:N0} bytes of {limit:N0}");
+    }
 
     [Theory]
     [MemberData(nameof(Consoles))]
-    public async Task Built_without_RabbitMQ_Client_a_console_with_TLS_is_within_6_5_MB(string appName)
+    public async Task Built_without_the_OTLP_exporter_a_console_with_TLS_is_within_6_5_MB(string appName)
     {
         var app = App.Named(appName);
-        var result = await published.GetSucceededAsync(app, Repo.HostRid, PublishMode.AotPrewireClient);
-        Assert.True(result.Size <= ConsoleLimit, $"{app} is {result.Size:N0} bytes built without RabbitMQ.Client, with TLS; the goal is {ConsoleLimit:N0}");
-        TestContext.Current.TestOutputHelper?.WriteLine($"{app}: {result.Size:N0} bytes built without RabbitMQ.Client, with TLS");
+        var result = await published.GetSucceededAsync(app, Repo.HostRid, PublishMode.AotNoTelemetry);
+        Assert.DoesNotContain(result.TrimWarnings, w => !w.IsPackage);
+        Assert.True(result.Size <= SmallestConsoleLimit, $"{app} is {result.Size:N0} bytes built without the OTLP exporter, with TLS; the goal is {SmallestConsoleLimit:N0}");
+        TestContext.Current.TestOutputHelper?.WriteLine($"{app}: {result.Size:N0} bytes without the OTLP exporter, with TLS");
     }
 
     [Theory]
     [MemberData(nameof(EachRid))]
-    public async Task Built_without_RabbitMQ_Client_the_consoles_move_every_message_over_amqps_and_fetch_no_certificate(string rid)
+    public async Task The_default_consoles_move_every_message_over_amqps_and_fetch_no_certificate(string rid)
     {
         var (count, queue, broker) = (Rids.Scaled(rid, 2_000), $"prewire.own-client-tls.{rid}.{Guid.NewGuid():N}", TestBroker.Uri.ToString());
-        var publisher = await published.GetSucceededAsync(App.Publisher, rid, PublishMode.AotPrewireClient);
-        var consumer = await published.GetSucceededAsync(App.Consumer, rid, PublishMode.AotPrewireClient);
+        var publisher = await published.GetSucceededAsync(App.Publisher, rid);
+        var consumer = await published.GetSucceededAsync(App.Consumer, rid);
         string[] overTls = ["--uri", TestBroker.TlsUri.ToString(), "--ca-file", Path.Combine(TestBroker.TlsDirectory, "ca.pem")];
 
         await using (var publish = AppProcess.Start(publisher.ExecutablePath, [.. overTls, "--queue", queue, "--count", $"{count}", "--concurrency", "8"], rid: rid))
@@ -81,10 +102,10 @@ public sealed class PrewireClientTests(PublishedApps published)
     public async Task Built_without_TLS_too_a_console_is_within_6_5_MB_and_refuses_amqps_in_one_line(string appName)
     {
         var app = App.Named(appName);
-        var result = await published.GetSucceededAsync(app, Repo.HostRid, PublishMode.AotPrewireClientNoTls);
+        var result = await published.GetSucceededAsync(app, Repo.HostRid, PublishMode.AotNoTelemetryNoTls);
         Assert.DoesNotContain(result.TrimWarnings, w => !w.IsPackage);
-        Assert.True(result.Size <= ConsoleLimit, $"{app} is {result.Size:N0} bytes built without RabbitMQ.Client and TLS; the goal is {ConsoleLimit:N0}");
-        var withTls = await published.GetSucceededAsync(app, Repo.HostRid, PublishMode.AotPrewireClient);
+        Assert.True(result.Size <= SmallestConsoleLimit, $"{app} is {result.Size:N0} bytes built without the OTLP exporter and TLS; the goal is {SmallestConsoleLimit:N0}");
+        var withTls = await published.GetSucceededAsync(app, Repo.HostRid, PublishMode.AotNoTelemetry);
         TestContext.Current.TestOutputHelper?.WriteLine($"{app}: {result.Size:N0} bytes without TLS, {withTls.Size:N0} with it");
 
         await using var run = AppProcess.Start(result.ExecutablePath, ["--uri", TestBroker.TlsUri.ToString(), "--count", "1"]);
@@ -93,26 +114,27 @@ public sealed class PrewireClientTests(PublishedApps published)
         Assert.Contains("this build has no TLS", line, StringComparison.Ordinal);
     }
 
-    [Fact]
-    public async Task Asked_for_RabbitMQ_Client_a_build_without_it_says_so_in_one_line_and_exits_2()
+    [Theory]
+    [MemberData(nameof(Apps))]
+    public async Task Asked_for_RabbitMQ_Client_the_default_build_says_which_property_builds_it_in_one_line_and_exits_2(string appName)
     {
-        var result = await published.GetSucceededAsync(App.Consumer, Repo.HostRid, PublishMode.AotPrewireClient);
-        await using var run = AppProcess.Start(result.ExecutablePath, ["--client", "rabbitmq", "--uri", TestBroker.Uri.ToString(), "--count", "1"]);
+        var result = await published.GetSucceededAsync(App.Named(appName), Repo.HostRid);
+        await using var run = AppProcess.Start(result.ExecutablePath, ["--client", "rabbitmq", "--uri", TestBroker.Uri.ToString()]);
 
         Assert.Equal(2, await run.WaitForExitAsync(TimeSpan.FromSeconds(30)));
         var line = Assert.Single(run.Stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries));
-        Assert.Contains("--client rabbitmq: this build has no RabbitMQ.Client", line, StringComparison.Ordinal);
+        Assert.Contains("--client rabbitmq: this build has no RabbitMQ.Client (build the app with -p:PrewireAmqpClient=Both for it)", line, StringComparison.Ordinal);
     }
 
     [Theory]
     [MemberData(nameof(EachRid))]
-    public async Task Publisher_and_Consumer_built_without_RabbitMQ_Client_move_every_message_through_the_broker(string rid)
+    public async Task The_default_Publisher_and_Consumer_move_every_message_of_3000_B_through_the_broker(string rid)
     {
         var queue = $"prewire.own-client.{rid}.{Guid.NewGuid():N}";
         var count = Rids.Scaled(rid, 2_000);
         var broker = TestBroker.Uri.ToString();
-        var publisher = await published.GetSucceededAsync(App.Publisher, rid, PublishMode.AotPrewireClient);
-        var consumer = await published.GetSucceededAsync(App.Consumer, rid, PublishMode.AotPrewireClient);
+        var publisher = await published.GetSucceededAsync(App.Publisher, rid);
+        var consumer = await published.GetSucceededAsync(App.Consumer, rid);
 
         await using (var publish = AppProcess.Start(publisher.ExecutablePath, ["--uri", broker, "--queue", queue, "--count", $"{count}", "--concurrency", "8", "--size", "3000"], rid: rid))
             await BrokerApps.AssertExitsAsync(publish, 0, TimeSpan.FromMinutes(3));
