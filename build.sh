@@ -3,7 +3,8 @@
 #   ./build.sh test      bootstrap, run every project under tests/ (those that need a broker start their own);
 #                        fails on any failed or skipped test
 #   ./build.sh demo      bootstrap, publish the apps (NativeAOT + JIT) for this host, start a broker,
-#                        run each app to its ready line, print size and start-up per app and build
+#                        run each app to its ready line, print size and start-up per app and build, then the
+#                        main job on each client both ways (RabbitMQ.Client from -p:PrewireAmqpClient=Both)
 #   ./build.sh publish [rid...]   NativeAOT publish of every app into artifacts/publish/<rid>/aot/
 #   ./build.sh size [rid]         what each app's binary is made of, per assembly (ILC's mstat)
 #   ./build.sh report [runs]      one table, app x RID: sizes (binary, image), start-up, warm-up, B/message, warnings;

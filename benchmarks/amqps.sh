@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# amqps against amqp, both clients, the NativeAOT apps as they ship: the Publisher publishes COUNT
+# amqps against amqp, both clients, the NativeAOT apps built with both (-p:PrewireAmqpClient=Both): the Publisher publishes COUNT
 # messages of 256 B (16 awaiting confirms) to a classic queue, then the Consumer drains them; over
 # amqp:// and over amqps:// (the throwaway broker's TLS listener, its CA trusted with --ca-file), the
 # two transports alternating run by run, RUNS rounds (default 3). Prints every run, then the medians
@@ -13,7 +13,7 @@ runs=${1:-3}
 count=${2:-50000}
 out=artifacts/amqps-bench
 for app in Publisher Consumer; do
-  dotnet publish "samples/$app" -c Release -r linux-x64 -p:PublishAot=true -o "$out/$app" -nologo -v:q >/dev/null
+  dotnet publish "samples/$app" -c Release -r linux-x64 -p:PublishAot=true -p:PrewireAmqpClient=Both -o "$out/$app" -nologo -v:q >/dev/null
 done
 
 source benchmarks/client-pairs.sh

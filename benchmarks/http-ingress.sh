@@ -13,7 +13,8 @@
 # hands it one while it waits for the confirm); the summary subtracts each.
 #   benchmarks/http-ingress.sh [RUNS=3] [SECONDS=8] [CONNECTIONS=16]
 # PIN=1 pins wrk to CPU 1 (taskset), leaving the server and the broker to share both cores;
-# CLIENT=amqp-publisher publishes with the zero-copy client instead of RabbitMQ.Client.
+# CLIENT=rabbitmq publishes with RabbitMQ.Client (built in with -p:PrewireAmqpClient=Both) instead of
+# Prewire's client, the default.
 # SCENARIOS (default "live post-256 post-65536") and CASES (default "aot aot-inline jit", aot first:
 # the ratios are to it; the POST scenarios add the baseline unless CASES is given) narrow a run.
 set -euo pipefail
@@ -26,8 +27,9 @@ out=artifacts/http-ingress
 mkdir -p "$out"
 
 echo "http-ingress: publishing HttpEndpoint (NativeAOT, then self-contained JIT)..." >&2
-dotnet publish samples/HttpEndpoint -c Release -r linux-x64 -p:PublishAot=true -o "$out/aot" -nologo -v:q >/dev/null
-dotnet publish samples/HttpEndpoint -c Release -r linux-x64 -p:PublishAot=false --self-contained -o "$out/jit" -nologo -v:q >/dev/null
+clients=(); [[ ${CLIENT:-} == rabbitmq ]] && clients=(-p:PrewireAmqpClient=Both)
+dotnet publish samples/HttpEndpoint -c Release -r linux-x64 -p:PublishAot=true "${clients[@]}" -o "$out/aot" -nologo -v:q >/dev/null
+dotnet publish samples/HttpEndpoint -c Release -r linux-x64 -p:PublishAot=false --self-contained "${clients[@]}" -o "$out/jit" -nologo -v:q >/dev/null
 dotnet publish benchmarks/Prewire.KestrelBaseline -c Release -r linux-x64 -o "$out/baseline" -nologo -v:q >/dev/null
 # A body file for every post-N scenario asked for (post-1048576 too: the endpoint's largest body).
 for scenario in ${SCENARIOS:-post-256 post-65536} post-65536; do
@@ -90,7 +92,7 @@ for run in $(seq 1 "$runs"); do
     cases=("${cases[@]:shift_by}" "${cases[@]:0:shift_by}")
     for case in "${cases[@]}"; do
       binary=$out/aot/Prewire.HttpEndpoint; args=(); env_extra=(); path=/messages/bench
-      [[ ${CLIENT:-} == amqp-publisher ]] && args=(--amqp-publisher)
+      [[ ${CLIENT:-} == rabbitmq ]] && args=(--client rabbitmq)
       [[ $case == jit ]] && binary=$out/jit/Prewire.HttpEndpoint
       [[ $case == aot-inline ]] && { args+=(--inline-scheduling); env_extra=(DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1); }
       queue=bench.http.$RANDOM$RANDOM

@@ -125,7 +125,7 @@ public sealed class MessagingTests(PublishedApps published)
         await BrokerApps.AssertExitsAsync(consume, 0, TimeSpan.FromMinutes(3));
 
         var published = Report(publish.Stdout);
-        Assert.Equal((count, "RabbitMQ.Client", 0, 0), (published.GetProperty("messages").GetInt32(), published.GetProperty("client").GetString(),
+        Assert.Equal((count, "Prewire", 0, 0), (published.GetProperty("messages").GetInt32(), published.GetProperty("client").GetString(),
             published.GetProperty("refused").GetInt32(), published.GetProperty("republished").GetInt32()));
         var consumed = Report(consume.Stdout);
         Assert.Equal((count, 0, 0), (consumed.GetProperty("messages").GetInt32(), consumed.GetProperty("deadLettered").GetInt32(), consumed.GetProperty("duplicates").GetInt32()));
@@ -144,6 +144,31 @@ public sealed class MessagingTests(PublishedApps published)
             Assert.StartsWith("ready in ", lines[0], StringComparison.Ordinal);
             return System.Text.Json.JsonDocument.Parse(lines[1]).RootElement.Clone();
         }
+    }
+
+    // The demo's main job (build/Harness/Demo.cs): 20,000 messages, 16 in flight, the Consumer running while
+    // the Publisher publishes, each on Prewire's client as a plain build has it; process-wide bytes per
+    // message after the first tenth. Measured at 331.7 and 29.5 B (linux-x64); the Consumer's 384 B
+    // in-process path is AppAllocationTests', less the transport context a delivery rents.
+    [Fact]
+    public async Task Over_the_demos_run_the_Consumer_allocates_at_most_400_B_and_the_Publisher_50_B_per_message()
+    {
+        var (apps, queue, count) = (Apps(Repo.HostRid), Queue("demo", Repo.HostRid), 20_000);
+        await using var consume = await apps.StartAsync(App.Consumer, queue, count, "--json");
+        await consume.WaitForReadyAsync(AppRuns.ReadyTimeout(Repo.HostRid));
+        await using var publish = await apps.StartAsync(App.Publisher, queue, count, "--json", "--concurrency", "16");
+        await BrokerApps.AssertExitsAsync(publish, 0, TimeSpan.FromMinutes(3));
+        await BrokerApps.AssertExitsAsync(consume, 0, TimeSpan.FromMinutes(3));
+
+        var (published, consumed) = (Last(publish.Stdout), Last(consume.Stdout));
+        Assert.Equal((count, count), (published.GetProperty("messages").GetInt32(), consumed.GetProperty("messages").GetInt32()));
+        var (publisherBytes, consumerBytes) = (published.GetProperty("bytesPerMessage").GetDouble(), consumed.GetProperty("bytesPerMessage").GetDouble());
+        TestContext.Current.TestOutputHelper?.WriteLine($"B/message: Publisher {publisherBytes}, Consumer {consumerBytes}");
+        Assert.True(consumerBytes <= 400, $"the Consumer allocated {consumerBytes} B per message; at most 400");
+        Assert.True(publisherBytes <= 50, $"the Publisher allocated {publisherBytes} B per message; at most 50");
+
+        static System.Text.Json.JsonElement Last(string stdout) =>
+            System.Text.Json.JsonDocument.Parse(stdout.Split('\n', StringSplitOptions.RemoveEmptyEntries)[^1]).RootElement.Clone();
     }
 
     private BrokerApps Apps(string rid) => new(published, rid, TestBroker.Uri.ToString());

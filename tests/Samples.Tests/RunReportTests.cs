@@ -19,14 +19,14 @@ public sealed class RunReportTests
         var output = new StringWriter();
         var peakBefore = PeakRssMb();
 
-        report.Write(output, json: true, done: 100, ("client", "AmqpPublisher"), ("refused", 0));
+        report.Write(output, json: true, done: 100, ("client", "Prewire"), ("refused", 0));
 
         var line = Assert.Single(output.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries));
         using var json = JsonDocument.Parse(line);
         var root = json.RootElement;
         Assert.Equal(["messages", "requested", "seconds", "msgsPerSecond", "confirmP50Ms", "confirmP99Ms", "bytesPerMessage", "peakRssMb", "startupMs", "client", "refused"],
             root.EnumerateObject().Select(p => p.Name));
-        Assert.Equal((100, "AmqpPublisher", 0), (root.GetProperty("messages").GetInt32(), root.GetProperty("client").GetString(), root.GetProperty("refused").GetInt32()));
+        Assert.Equal((100, "Prewire", 0), (root.GetProperty("messages").GetInt32(), root.GetProperty("client").GetString(), root.GetProperty("refused").GetInt32()));
         Assert.InRange(root.GetProperty("confirmP99Ms").GetDouble(), 2 * 0.97, 2 * 1.03);
         // VmHWM only grows: the report's reading lies between the test's two.
         Assert.InRange(root.GetProperty("peakRssMb").GetDouble(), peakBefore, PeakRssMb());

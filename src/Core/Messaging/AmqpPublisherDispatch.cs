@@ -15,7 +15,7 @@ public sealed class AmqpPublisherDispatch : BrokerDispatch
     private AmqpPublisher? _publisher;
 
     /// <inheritdoc />
-    public override string Client => "AmqpPublisher";
+    public override string Client => "Prewire";
 
     /// <summary>
     /// Connects; from then on every message goes through this connection. Connecting again replaces
