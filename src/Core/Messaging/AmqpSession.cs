@@ -41,7 +41,13 @@ public sealed class AmqpSession : BrokerSession
         }
         catch (IOException e)
         {
-            throw new AmqpException(AmqpExceptionKind.ConnectionClosed, $"cannot reach RabbitMQ at {uri}: {e.Message}", e);
+            // Worded as RabbitMQ.Client's connector words it: the socket's reason alone, not "cannot connect to" again.
+            var reason = e.InnerException is System.Net.Sockets.SocketException socket ? socket.Message : e.Message;
+            throw new AmqpException(AmqpExceptionKind.ConnectionClosed, $"cannot reach RabbitMQ at {uri}: {reason}", e);
+        }
+        catch (AmqpException e) when (e.ReplyCode == 403)
+        {
+            throw new AmqpException(AmqpExceptionKind.ConnectionClosed, $"cannot reach RabbitMQ at {uri}: credentials refused ({e.ReplyText})", e);
         }
         catch (AmqpException e) when (e.ReplyCode == 530)
         {
