@@ -26,7 +26,7 @@ public static class StartupCounts
         // Counts do not move with load, so the runs go side by side, one per core.
         using var cores = new SemaphoreSlim(Environment.ProcessorCount);
         // The floor prints its ready line and exits whatever it is given: one count serves every figure.
-        var floorCount = LeastAsync(cores, floor.ExecutablePath, rid, [], stopAtReady: false);
+        var floorCount = LeastAsync(cores, floor.ExecutablePath, rid, () => [], stopAtReady: false);
         var apps = Runs(app, brokerUri).Where(r => only is null || r.Name == only)
             .Select(r => (r.Name, Count: LeastAsync(cores, aot.ExecutablePath, rid, r.Args, r.StopAtReady))).ToList();
         var figures = new List<InstructionFigure>();
@@ -47,21 +47,23 @@ public static class StartupCounts
 
     // Each counted figure's command line. A console without a broker exits at its ready line; with
     // one, --count 0 makes it connect, declare, print the line and exit; the web app is stopped there.
-    private static IEnumerable<(string Name, IReadOnlyList<string> Args, bool StopAtReady)> Runs(App app, string brokerUri)
+    // The arguments are made per run: runs of one figure go side by side, and each web app needs a port
+    // of its own (one shared port failed CI: the second Kestrel found it in use).
+    private static IEnumerable<(string Name, Func<IReadOnlyList<string>> Args, bool StopAtReady)> Runs(App app, string brokerUri)
     {
-        yield return (StartupFigure.Names.Ready, AppRuns.Arguments(app, null, out _), app.IsWeb);
-        if (!app.IsWeb) yield return (StartupFigure.Names.ReadyWithBroker, ["--uri", brokerUri, "--count", "0"], false);
-        yield return (StartupFigure.Names.Help, ["--help"], false);
+        yield return (StartupFigure.Names.Ready, () => AppRuns.Arguments(app, null, out _), app.IsWeb);
+        if (!app.IsWeb) yield return (StartupFigure.Names.ReadyWithBroker, () => ["--uri", brokerUri, "--count", "0"], false);
+        yield return (StartupFigure.Names.Help, () => ["--help"], false);
     }
 
-    private static async Task<long> LeastAsync(SemaphoreSlim cores, string executable, string rid, IReadOnlyList<string> args, bool stopAtReady)
+    private static async Task<long> LeastAsync(SemaphoreSlim cores, string executable, string rid, Func<IReadOnlyList<string>> args, bool stopAtReady)
     {
         var counts = await Task.WhenAll(Enumerable.Range(0, InstructionRuns).Select(async _ =>
         {
             await cores.WaitAsync().ConfigureAwait(false);
             try
             {
-                return await Cachegrind.CountAsync(executable, rid, args, stopAtReady).ConfigureAwait(false);
+                return await Cachegrind.CountAsync(executable, rid, args(), stopAtReady).ConfigureAwait(false);
             }
             finally
             {
