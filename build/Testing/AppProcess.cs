@@ -45,6 +45,9 @@ public sealed class AppProcess : IAsyncDisposable
         // Telemetry is on only where a test turns it on (OtlpReceiver), never because the host exports.
         start.Environment.Remove("OTEL_EXPORTER_OTLP_ENDPOINT");
         start.Environment.Remove("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT");
+        start.Environment.Remove("PREWIRE_CONNECT_TIMEOUT");
+        // Emulated, an amqps handshake once took more than the default 10 s on a busy 2-core host.
+        if (rid is not null && Qemu.Emulates(rid)) start.Environment["PREWIRE_CONNECT_TIMEOUT"] = AppRuns.ConnectTimeout(rid).TotalSeconds.ToString(System.Globalization.CultureInfo.InvariantCulture);
         foreach (var (key, value) in environment ?? new Dictionary<string, string>()) start.Environment[key] = value;
         return Launch(start);
     }

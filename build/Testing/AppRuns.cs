@@ -13,6 +13,9 @@ public static class AppRuns
     /// <summary>How long an exit may take before it counts as hung.</summary>
     public static TimeSpan ExitTimeout(string rid) => Scaled(rid, TimeSpan.FromSeconds(10));
 
+    /// <summary>The apps' <c>--connect-timeout</c> (10 s by default) as a hang guard: scaled under emulation.</summary>
+    public static TimeSpan ConnectTimeout(string rid) => Scaled(rid, TimeSpan.FromSeconds(10));
+
     private static TimeSpan Scaled(string rid, TimeSpan native) => Qemu.Emulates(rid) ? native * EmulationFactor : native;
 
     /// <summary>

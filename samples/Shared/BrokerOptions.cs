@@ -22,6 +22,7 @@ public sealed class BrokerOptions
     private readonly Option<string?> _caFile;
     private readonly Option<string?> _clientCertificate;
     private readonly Option<string?> _clientKey;
+    private readonly Option<TimeSpan> _connectTimeout;
 
     internal BrokerOptions(AppCommand app, string queueDescription)
     {
@@ -46,6 +47,8 @@ public sealed class BrokerOptions
         _caFile = app.AddOption("--ca-file", "For amqps:// nodes: a PEM file of the certificate authorities to trust instead of the system's store.", "PREWIRE_CA_FILE");
         _clientCertificate = app.AddOption("--client-cert", "For amqps:// nodes: a PEM client certificate to show the broker; it then authenticates by EXTERNAL (the certificate's name is the user), not the URI's password.", "PREWIRE_CLIENT_CERT");
         _clientKey = app.AddOption("--client-key", "The client certificate's PEM private key, unencrypted, when it is not in the --client-cert file.", "PREWIRE_CLIENT_KEY");
+        _connectTimeout = app.AddParsed("--connect-timeout", "Seconds a connection may take to open (TCP, TLS and the AMQP handshake); 10 when not given.", "PREWIRE_CONNECT_TIMEOUT",
+            TimeSpan.FromSeconds(10), "a number of seconds above 0 and at most 86400", ParseSeconds);
     }
 
     /// <summary>The client asked for (<c>--client</c>, <c>PREWIRE_CLIENT</c>, <c>--amqp-publisher</c>).</summary>
@@ -66,6 +69,12 @@ public sealed class BrokerOptions
         "rabbitmq" => (true, BrokerClient.RabbitMQ),
         _ => (false, default),
     };
+
+    // Up to a day: more is a typo, not a slow node.
+    private static (bool, TimeSpan) ParseSeconds(string text) =>
+        double.TryParse(text, System.Globalization.NumberStyles.AllowDecimalPoint, System.Globalization.CultureInfo.InvariantCulture, out var seconds) && seconds is > 0 and <= 86_400
+            ? (true, TimeSpan.FromSeconds(seconds))
+            : (false, default);
 
     /// <summary>The topology, and the nodes given (none when the app is not to connect).</summary>
     /// <param name="parsed">The command line.</param>
@@ -106,6 +115,7 @@ public sealed class BrokerOptions
             Confirms = confirms,
             ConsumerConcurrency = (ushort)Math.Clamp(consumerConcurrency, 1, ushort.MaxValue),
             Tls = tls,
+            ConnectTimeout = parsed.GetValue(_connectTimeout),
         };
     }
 

@@ -10,26 +10,27 @@ namespace Prewire.RabbitMQ;
 /// <summary>Connecting with RabbitMQ.Client, each failure turned into one line that says why.</summary>
 public static class RabbitMqConnector
 {
-    // As Prewire's AmqpConnectionOptions.HandshakeTimeout defaults to.
-    private static readonly TimeSpan _handshakeTimeout = TimeSpan.FromSeconds(10);
-
     /// <summary>Opens a connection (over TLS for <c>amqps://</c>, checked as Prewire's own client checks it).</summary>
     /// <remarks>
-    /// Fails after 5 seconds when nothing answers; automatic recovery is off so a dead broker is
-    /// reported, not retried silently.
+    /// Fails after <paramref name="timeout"/> (default 10 seconds, as Prewire's AmqpConnectionOptions.HandshakeTimeout)
+    /// when the connection is not open by then; automatic recovery is off so a dead broker is reported,
+    /// not retried silently.
     /// </remarks>
     /// <exception cref="AmqpException">The broker could not be reached or refused the connection; the message names the broker without credentials.</exception>
     /// <exception cref="ArgumentException">A file <paramref name="tls"/> names cannot be read.</exception>
-    public static async Task<IConnection> ConnectAsync(AmqpUri uri, string clientName, CancellationToken cancellationToken, AmqpTlsOptions? tls = null)
+    public static async Task<IConnection> ConnectAsync(AmqpUri uri, string clientName, CancellationToken cancellationToken, AmqpTlsOptions? tls = null, TimeSpan? timeout = null)
     {
         ArgumentNullException.ThrowIfNull(uri);
+        var limit = timeout ?? TimeSpan.FromSeconds(10);
         var factory = new ConnectionFactory
         {
             Uri = uri.Uri,
             ClientProvidedName = clientName,
             AutomaticRecoveryEnabled = false,
-            RequestedConnectionTimeout = TimeSpan.FromSeconds(5),
-            HandshakeContinuationTimeout = TimeSpan.FromSeconds(5),
+            // Its own timers at half the limit, as before the limit could be set: a TCP connect or AMQP step
+            // that hangs is told in its words; ours below covers the TLS handshake it does not time.
+            RequestedConnectionTimeout = limit / 2,
+            HandshakeContinuationTimeout = limit / 2,
         };
         var check = uri.IsTls ? new AmqpTlsCheck(tls ?? new AmqpTlsOptions(), uri.Host) : null;
         if (check is not null)
@@ -46,16 +47,16 @@ public static class RabbitMqConnector
             if (check.ClientCertificate is not null) factory.AuthMechanisms = [new ExternalMechanismFactory()];
         }
         // RabbitMQ.Client times the TCP connect and the AMQP handshake, not the TLS one: a port that
-        // accepts and says nothing would hold it for ever. Ours gives the whole of it 10 s.
-        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        timeout.CancelAfter(_handshakeTimeout);
+        // accepts and says nothing would hold it for ever. The whole of it gets the limit, as in ours.
+        using var expiry = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        expiry.CancelAfter(limit);
         try
         {
-            return await factory.CreateConnectionAsync(timeout.Token).ConfigureAwait(false);
+            return await factory.CreateConnectionAsync(expiry.Token).ConfigureAwait(false);
         }
-        catch (Exception e) when (e is OperationCanceledException or BrokerUnreachableException && timeout.IsCancellationRequested && !cancellationToken.IsCancellationRequested)
+        catch (Exception e) when (e is OperationCanceledException or BrokerUnreachableException && expiry.IsCancellationRequested && !cancellationToken.IsCancellationRequested)
         {
-            throw new AmqpException($"cannot reach RabbitMQ at {uri}: {uri} did not complete the {(check is null ? "AMQP" : "TLS")} handshake within {_handshakeTimeout.TotalSeconds:0} s", e);
+            throw new AmqpException($"cannot reach RabbitMQ at {uri}: {uri} did not complete the {(check is null ? "AMQP" : "TLS")} handshake within {limit.TotalSeconds:0.#} s", e);
         }
         catch (BrokerUnreachableException e) when (check is not null && Find<AuthenticationException>(e) is { } handshake)
         {

@@ -56,7 +56,7 @@ public sealed class RabbitMqSession : BrokerSession
     /// <exception cref="AmqpException">The node refused or could not be reached.</exception>
     public static async Task<BrokerSession> OpenAsync(BrokerSessionOptions options, AmqpUri uri, CancellationToken cancellationToken)
     {
-        var connection = await RabbitMqConnector.ConnectAsync(uri, options.ClientName, cancellationToken, options.Tls).ConfigureAwait(false);
+        var connection = await RabbitMqConnector.ConnectAsync(uri, options.ClientName, cancellationToken, options.Tls, options.ConnectTimeout).ConfigureAwait(false);
         try
         {
             var channel = await connection.CreateChannelAsync(

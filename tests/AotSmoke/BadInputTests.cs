@@ -69,6 +69,33 @@ public sealed class BadInputTests(PublishedApps published)
 
     [Theory]
     [MemberData(nameof(BrokerAppsByRid))]
+    public Task A_connect_timeout_of_0_is_a_usage_error_exit_2(string appName, string rid) =>
+        AssertFailsAsync(appName, rid, 2, "--connect-timeout must be a number of seconds above 0 and at most 86400, not '0'", "--connect-timeout", "0");
+
+    public static TheoryData<string, string> BrokerAppsByClient()
+    {
+        var data = new TheoryData<string, string>();
+        foreach (var appName in new[] { App.Publisher.Name, App.Consumer.Name })
+            foreach (var client in Rids.Clients)
+                data.Add(appName, client);
+        return data;
+    }
+
+    // A node that accepts and never speaks is given up at --connect-timeout, not at the default 10 s.
+    [Theory]
+    [MemberData(nameof(BrokerAppsByClient))]
+    public async Task A_silent_node_is_given_up_after_the_connect_timeout(string appName, string client)
+    {
+        using var silent = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, FreePort.Next());
+        silent.Start();
+        var port = ((System.Net.IPEndPoint)silent.LocalEndpoint).Port;
+        var exitedMs = await AssertFailsAsync(appName, Repo.HostRid, 1, $"cannot reach RabbitMQ at amqp://127.0.0.1:{port}/",
+            ["--uri", $"amqp://guest:topsecret@127.0.0.1:{port}/", "--connect-timeout", "1.5", .. Rids.ClientArguments(client)], environment: null);
+        Assert.InRange(exitedMs, 1_000, 8_000);
+    }
+
+    [Theory]
+    [MemberData(nameof(BrokerAppsByRid))]
     public Task An_unknown_queue_type_is_a_usage_error_exit_2(string appName, string rid) =>
         AssertFailsAsync(appName, rid, 2, "--queue-type must be quorum or classic, not 'mirrored'", "--queue-type", "mirrored");
 
@@ -139,10 +166,11 @@ public sealed class BadInputTests(PublishedApps published)
         AssertFailsAsync(appName, Repo.HostRid, 2, expected, [],
             new Dictionary<string, string> { ["OTEL_EXPORTER_OTLP_ENDPOINT"] = "http://127.0.0.1:4318", [variable] = value });
 
-    private Task AssertFailsAsync(string appName, string rid, int exitCode, string expected, params string[] args) =>
+    private Task<double> AssertFailsAsync(string appName, string rid, int exitCode, string expected, params string[] args) =>
         AssertFailsAsync(appName, rid, exitCode, expected, args, environment: null);
 
-    private async Task AssertFailsAsync(string appName, string rid, int exitCode, string expected, string[] args, IReadOnlyDictionary<string, string>? environment)
+    // Returns the spawn-to-exit time.
+    private async Task<double> AssertFailsAsync(string appName, string rid, int exitCode, string expected, string[] args, IReadOnlyDictionary<string, string>? environment)
     {
         var result = await published.GetSucceededAsync(App.Named(appName), rid, PublishMode.Aot, AppClient.BuildFor(args));
         await using var process = AppProcess.Start(result.ExecutablePath, args, environment, rid: rid);
@@ -153,5 +181,6 @@ public sealed class BadInputTests(PublishedApps published)
         Assert.Contains(expected, lines[0], StringComparison.Ordinal);
         Assert.DoesNotContain("topsecret", process.Stderr, StringComparison.Ordinal);
         Assert.DoesNotContain("   at ", process.Stderr, StringComparison.Ordinal);
+        return process.ExitedMs!.Value;
     }
 }

@@ -110,6 +110,28 @@ public sealed class AppCommandTests
     }
 
     [Theory]
+    [InlineData(new string[0], 10.0)]
+    [InlineData(new[] { "--connect-timeout", "2.5" }, 2.5)]
+    [InlineData(new[] { "--connect-timeout", "60" }, 60.0)]
+    public void The_connect_timeout_is_10_s_unless_given(string[] args, double seconds)
+    {
+        var (app, parsed) = Parse(args);
+        Assert.Empty(parsed.Errors);
+        Assert.Equal(TimeSpan.FromSeconds(seconds), app.Session(parsed, "test", confirms: false).ConnectTimeout);
+    }
+
+    [Theory]
+    [InlineData("0")]
+    [InlineData("-1")]
+    [InlineData("ten")]
+    [InlineData("86401")]
+    public void A_connect_timeout_that_is_not_a_positive_number_of_seconds_is_a_parse_error(string value)
+    {
+        var (_, parsed) = Parse("--connect-timeout", value);
+        Assert.Equal($"--connect-timeout must be a number of seconds above 0 and at most 86400, not '{value}'.", Assert.Single(parsed.Errors).Message);
+    }
+
+    [Theory]
     [InlineData("mirrored")]
     [InlineData("1")]
     public void An_unknown_queue_type_is_a_parse_error(string value)

@@ -37,7 +37,7 @@ public sealed class AmqpSession : BrokerSession
         AmqpConnection connection;
         try
         {
-            connection = await AmqpConnection.ConnectAsync(new AmqpConnectionOptions { Uri = uri, ClientName = options.ClientName, Tls = options.Tls }, cancellationToken).ConfigureAwait(false);
+            connection = await AmqpConnection.ConnectAsync(new AmqpConnectionOptions { Uri = uri, ClientName = options.ClientName, Tls = options.Tls, HandshakeTimeout = options.ConnectTimeout }, cancellationToken).ConfigureAwait(false);
         }
         catch (IOException e)
         {

@@ -7,6 +7,7 @@ public sealed class BrokerSessionOptions
 {
     private readonly string? _routingKey;
     private readonly TimeSpan _confirmTimeout = TimeSpan.FromSeconds(30);
+    private readonly TimeSpan _connectTimeout = TimeSpan.FromSeconds(10);
 
     /// <summary>The nodes to connect to, tried in turn. Their passwords are never logged or put in a message.</summary>
     public required IReadOnlyList<AmqpUri> Endpoints { get; init; }
@@ -59,6 +60,21 @@ public sealed class BrokerSessionOptions
             if (value <= TimeSpan.Zero && value != Timeout.InfiniteTimeSpan)
                 throw new ArgumentOutOfRangeException(nameof(value), value, $"{nameof(ConfirmTimeout)} must be positive, or Timeout.InfiniteTimeSpan");
             _confirmTimeout = value;
+        }
+    }
+
+    /// <summary>How long opening a connection may take: TCP, TLS and the AMQP handshake together (either client).</summary>
+    /// <remarks>
+    /// Defaults to 10 seconds. Raise it for a node far away or a machine far slower: an arm64 app under
+    /// qemu on a busy 2-core host once needed more than 10 s for its amqps handshake.
+    /// </remarks>
+    public TimeSpan ConnectTimeout
+    {
+        get => _connectTimeout;
+        init
+        {
+            if (value <= TimeSpan.Zero) throw new ArgumentOutOfRangeException(nameof(value), value, $"{nameof(ConnectTimeout)} must be positive");
+            _connectTimeout = value;
         }
     }
 
