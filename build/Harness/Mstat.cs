@@ -14,9 +14,12 @@ namespace Prewire.Harness;
 /// (metadata for reflection, hashtables, frozen objects, resources). A generic instantiation counts
 /// for the assembly that defines the generic type (<c>List&lt;Prewire.X&gt;</c> is CoreLib's). Type
 /// structures are stored compressed ("DehydratedData", expanded at start-up): each assembly's share
-/// of that blob is its share of the expanded sizes.
+/// of that blob is its share of the expanded sizes. <see cref="ByCause"/> counts the same bytes for
+/// the code that asked for them instead: an instantiation for its last type argument from outside
+/// CoreLib (<c>AsyncStateMachineBox&lt;…, Http2Connection.&lt;SendAsync&gt;d&gt;</c> is System.Net.Http's),
+/// System.Net.Http split by protocol, so a build's growth can be laid at the feature that caused it.
 /// </summary>
-public sealed record Mstat(IReadOnlyDictionary<string, long> ByAssembly, long Blobs)
+public sealed record Mstat(IReadOnlyDictionary<string, long> ByAssembly, IReadOnlyDictionary<string, long> ByCause, long Blobs)
 {
     private const string Dehydrated = "DehydratedData";
 
@@ -27,9 +30,12 @@ public sealed record Mstat(IReadOnlyDictionary<string, long> ByAssembly, long Bl
     {
         using var pe = new PEReader(File.OpenRead(path));
         var reader = pe.GetMetadataReader();
-        var owner = new OwnerProvider(reader);
+        var owner = new OwnerProvider(reader, byCause: false);
+        var cause = new OwnerProvider(reader, byCause: true);
         var code = new Dictionary<string, long>(StringComparer.Ordinal);
         var types = new Dictionary<string, long>(StringComparer.Ordinal);
+        var causedCode = new Dictionary<string, long>(StringComparer.Ordinal);
+        var causedTypes = new Dictionary<string, long>(StringComparer.Ordinal);
         var blobs = new Dictionary<string, long>(StringComparer.Ordinal);
         var global = reader.GetTypeDefinition(MetadataTokens.TypeDefinitionHandle(1));
         foreach (var handle in global.GetMethods())
@@ -42,7 +48,9 @@ public sealed record Mstat(IReadOnlyDictionary<string, long> ByAssembly, long Bl
                     while (il.RemainingBytes > 0)
                     {
                         var type = ReadToken(ref il);
-                        Add(types, owner.Of(type), ReadInt32(ref il));
+                        var size = ReadInt32(ref il);
+                        Add(types, owner.Of(type), size);
+                        Add(causedTypes, cause.Of(type), size);
                         ReadInt32(ref il);
                     }
                     break;
@@ -50,7 +58,9 @@ public sealed record Mstat(IReadOnlyDictionary<string, long> ByAssembly, long Bl
                     while (il.RemainingBytes > 0)
                     {
                         var body = ReadToken(ref il);
-                        Add(code, owner.Of(body), ReadInt32(ref il) + ReadInt32(ref il) + ReadInt32(ref il));
+                        var size = ReadInt32(ref il) + ReadInt32(ref il) + ReadInt32(ref il);
+                        Add(code, owner.Of(body), size);
+                        Add(causedCode, cause.Of(body), size);
                         ReadInt32(ref il);
                     }
                     break;
@@ -67,7 +77,8 @@ public sealed record Mstat(IReadOnlyDictionary<string, long> ByAssembly, long Bl
         var dehydrated = blobs.Remove(Dehydrated, out var packed) ? packed : types.Values.Sum();
         var scale = types.Count == 0 ? 0 : (double)dehydrated / types.Values.Sum();
         foreach (var (assembly, bytes) in types) Add(code, assembly, (long)(bytes * scale));
-        return new Mstat(code, blobs.Values.Sum());
+        foreach (var (assembly, bytes) in causedTypes) Add(causedCode, assembly, (long)(bytes * scale));
+        return new Mstat(code, causedCode, blobs.Values.Sum());
 
         static void Add(Dictionary<string, long> sizes, string key, long bytes) => sizes[key] = sizes.GetValueOrDefault(key) + bytes;
     }
@@ -93,26 +104,35 @@ public sealed record Mstat(IReadOnlyDictionary<string, long> ByAssembly, long Bl
         if (read != opCode) throw new InvalidDataException($"expected {opCode} in the mstat file, found {read}");
     }
 
-    /// <summary>The assembly a type, method or instantiation belongs to.</summary>
-    private sealed class OwnerProvider(MetadataReader reader) : ISignatureTypeProvider<string, object?>
+    /// <summary>
+    /// The assembly a type, method or instantiation belongs to; <paramref name="byCause"/>: the one that
+    /// asked for it (see <see cref="ByCause"/>).
+    /// </summary>
+    private sealed class OwnerProvider(MetadataReader reader, bool byCause) : ISignatureTypeProvider<string, object?>
     {
         private const string CoreLib = "System.Private.CoreLib";
+        private const string Http = "System.Net.Http";
 
         public string Of(EntityHandle handle) => handle.Kind switch
         {
             HandleKind.TypeReference => GetTypeFromReference(reader, (TypeReferenceHandle)handle, 0),
             HandleKind.TypeSpecification => reader.GetTypeSpecification((TypeSpecificationHandle)handle).DecodeSignature(this, null),
             HandleKind.MemberReference => Of(reader.GetMemberReference((MemberReferenceHandle)handle).Parent),
-            HandleKind.MethodSpecification => Of(reader.GetMethodSpecification((MethodSpecificationHandle)handle).Method),
+            HandleKind.MethodSpecification => byCause
+                ? Caller(reader.GetMethodSpecification((MethodSpecificationHandle)handle).DecodeSignature(this, null), Of(reader.GetMethodSpecification((MethodSpecificationHandle)handle).Method))
+                : Of(reader.GetMethodSpecification((MethodSpecificationHandle)handle).Method),
             _ => "(other)",
         };
 
         public string GetTypeFromReference(MetadataReader metadata, TypeReferenceHandle handle, byte rawTypeKind)
         {
-            var scope = reader.GetTypeReference(handle).ResolutionScope;
+            var type = reader.GetTypeReference(handle);
+            var scope = type.ResolutionScope;
             return scope.Kind switch
             {
-                HandleKind.AssemblyReference => reader.GetString(reader.GetAssemblyReference((AssemblyReferenceHandle)scope).Name),
+                HandleKind.AssemblyReference => reader.GetString(reader.GetAssemblyReference((AssemblyReferenceHandle)scope).Name) is var assembly && byCause && assembly == Http
+                    ? HttpPart(reader.GetString(type.Name))
+                    : assembly,
                 // A nested type: its enclosing type's assembly.
                 HandleKind.TypeReference => GetTypeFromReference(metadata, (TypeReferenceHandle)scope, rawTypeKind),
                 _ => "(other)",
@@ -124,7 +144,24 @@ public sealed record Mstat(IReadOnlyDictionary<string, long> ByAssembly, long Bl
 
         public string GetTypeFromDefinition(MetadataReader metadata, TypeDefinitionHandle handle, byte rawTypeKind) => "(other)";
 
-        public string GetGenericInstantiation(string genericType, ImmutableArray<string> typeArguments) => genericType;
+        public string GetGenericInstantiation(string genericType, ImmutableArray<string> typeArguments) =>
+            byCause ? Caller(typeArguments, genericType) : genericType;
+
+        // The last type argument from outside CoreLib: List<int> is CoreLib's, Box<T, Http2Stream.<X>d> HTTP/2's.
+        private static string Caller(ImmutableArray<string> typeArguments, string otherwise)
+        {
+            for (var i = typeArguments.Length - 1; i >= 0; i--)
+            {
+                if (typeArguments[i] != CoreLib) return typeArguments[i];
+            }
+            return otherwise;
+        }
+
+        // By the outermost type's name (a nested type's enclosing type is resolved first).
+        private static string HttpPart(string type) =>
+            type.Contains("Http2", StringComparison.Ordinal) || type.Contains("Hpack", StringComparison.Ordinal) ? $"{Http}: HTTP/2"
+            : type.Contains("Http3", StringComparison.Ordinal) || type.Contains("QPack", StringComparison.Ordinal) || type.Contains("Quic", StringComparison.Ordinal) ? $"{Http}: HTTP/3"
+            : $"{Http}: HTTP/1.1 and shared";
 
         public string GetSZArrayType(string elementType) => elementType;
 

@@ -69,6 +69,39 @@ public static class SizeBreakdown
             : b.Build.App.Name + _builds.Single(k => k.Mode == b.Build.Mode && k.Clients == b.Build.Clients).Label)], rows);
 
         string[] Row(string label, Func<(PublishResult Build, Mstat Stats), long> bytes) =>
-            [label, .. builds.Select(b => (bytes(b) / 1024.0).ToString("#,0", CultureInfo.InvariantCulture))];
+            [label, .. builds.Select(b => Kilobytes(bytes(b)))];
+        WriteExporterCost(output, builds);
     }
+
+    // The issue behind the size goal asks which part of the exporter costs what: the default build less
+    // the one without it, by the code that asked for the bytes (Mstat.ByCause), so CoreLib's growth
+    // (async boxes, dictionaries) is laid at HTTP/2, OpenTelemetry or the exporter rather than at CoreLib.
+    private static void WriteExporterCost(TextWriter output, IReadOnlyList<(PublishResult Build, Mstat Stats)> builds)
+    {
+        var pairs = App.All.Select(app => (App: app,
+                With: builds.SingleOrDefault(b => b.Build.App == app && b.Build.Mode == PublishMode.Aot && b.Build.Clients == AmqpClients.Prewire),
+                Without: builds.SingleOrDefault(b => b.Build.App == app && b.Build.Mode == PublishMode.AotNoTelemetry)))
+            .Where(p => p.With.Build is not null && p.Without.Build is not null).ToList();
+        if (pairs.Count == 0) return;
+        long Added((PublishResult Build, Mstat Stats) with, (PublishResult Build, Mstat Stats) without, string cause) =>
+            with.Stats.ByCause.GetValueOrDefault(cause) - without.Stats.ByCause.GetValueOrDefault(cause);
+        var causes = pairs.SelectMany(p => p.With.Stats.ByCause.Keys.Union(p.Without.Stats.ByCause.Keys)).Distinct().ToList();
+        var top = causes.OrderByDescending(c => pairs.Sum(p => Added(p.With, p.Without, c))).Take(Listed).ToList();
+        var rows = new List<string[]>();
+        rows.AddRange(top.Select(c => Row(c, p => Added(p.With, p.Without, c))));
+        rows.Add(Row("other code", p => causes.Except(top).Sum(c => Added(p.With, p.Without, c))));
+        rows.Add(Row("data", p => p.With.Stats.Blobs - p.Without.Stats.Blobs));
+        rows.Add(Row("native and ELF", p => p.With.Build.Size - p.With.Stats.Managed - p.With.Stats.Blobs - (p.Without.Build.Size - p.Without.Stats.Managed - p.Without.Stats.Blobs)));
+        rows.Add(Row("binary", p => p.With.Build.Size - p.Without.Build.Size));
+        output.WriteLine();
+        output.WriteLine("What the OTLP exporter adds (the default build less -p:PrewireTelemetry=false), KB, by the code that asked for it:");
+        output.WriteLine("a generic instantiation counts for its last type argument from outside CoreLib (an async box for the method it runs)");
+        output.WriteLine();
+        Table.Write(output, ["", .. pairs.Select(p => p.App.Name)], rows);
+
+        string[] Row(string label, Func<((PublishResult Build, Mstat Stats) With, (PublishResult Build, Mstat Stats) Without), long> bytes) =>
+            [label, .. pairs.Select(p => Kilobytes(bytes((p.With, p.Without))))];
+    }
+
+    private static string Kilobytes(long bytes) => (bytes / 1024.0).ToString("#,0", CultureInfo.InvariantCulture);
 }
