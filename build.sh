@@ -6,7 +6,8 @@
 #                        run each app to its ready line, print size and start-up per app and build, then the
 #                        main job on each client both ways (RabbitMQ.Client from -p:PrewireAmqpClient=Both)
 #   ./build.sh publish [rid...]   NativeAOT publish of every app into artifacts/publish/<rid>/aot/
-#   ./build.sh size [rid]         what each app's binary is made of, per assembly (ILC's mstat)
+#   ./build.sh size [rid]         what each app's binary is made of, per assembly (ILC's mstat), and what
+#                        the OTLP exporter adds, by the code that asked for it
 #   ./build.sh report [runs]      one table, app x RID: sizes (binary, image), start-up, warm-up, B/message, warnings;
 #                        then the HttpEndpoint against Microsoft's webapiaot template (size, ready, first response)
 #   ./build.sh telemetry [runs] [count] [rid]   telemetry off against on in each NativeAOT app (benchmarks/telemetry.sh)
@@ -92,8 +93,10 @@ case "$verb" in
     exit $status
     ;;
   *)
-    sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
+    # The opening comment, all of it: a verb added there is listed here.
+    awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0" | sed 's/^# \{0,1\}//'
     [[ -z "$verb" || "$verb" == help || "$verb" == --help ]] && exit 0
+    echo "build.sh: no verb '$verb'; the verbs are listed above" >&2
     exit 2
     ;;
 esac

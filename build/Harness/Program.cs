@@ -1,52 +1,41 @@
 using Prewire.Harness;
 
 // Verbs for build.sh. Kept to plain argument handling: this is a build tool, not a shipped app.
-switch (args)
+const string Usage = "usage: Prewire.Harness demo [runs] | baseline [pairs] | gate-sensitivity [rounds] [rid] | gate-repeat [rounds] | publish [rid...] | size [rid] | report [runs] | messaging [runs] | telemetry [runs] [count] [rid] | rolling-restart [seconds] | soak [messages]";
+try
 {
-    case ["demo", ..]:
-        var runs = args.Length > 1 && int.TryParse(args[1], out var n) && n > 0 ? n : 5;
-        return await Demo.RunAsync(runs, Console.Out);
-
-    case ["baseline", ..]:
-        var baselinePairs = args.Length > 1 && int.TryParse(args[1], out var b) && b > 0 ? b : StartupRuns.GatePairs;
-        return await RecordBaseline.RunAsync(baselinePairs, Console.Out);
-
-    case ["gate-repeat", ..]:
-        var repeat = args.Length > 1 && int.TryParse(args[1], out var gr) && gr > 0 ? gr : 10;
-        return await GateRepeat.RunAsync(repeat, BrokerNode.RequiredUri("gate-repeat"), Console.Out);
-
-    case ["gate-sensitivity", ..]:
-        var rounds = args.Length > 1 && int.TryParse(args[1], out var g) && g > 0 ? g : 5;
-        return await GateSensitivity.RunAsync(rounds, args.Length > 2 ? args[2] : null, Console.Out);
-
-    case ["report", ..]:
-        var reportRuns = args.Length > 1 && int.TryParse(args[1], out var r) && r > 0 ? r : 5;
-        return OperatingSystem.IsLinux() ? await Report.RunAsync(reportRuns, Console.Out) : 2;
-
-    case ["messaging", ..]:
-        var messagingRuns = args.Length > 1 && int.TryParse(args[1], out var m) && m > 0 ? m : 3;
-        return await MessagingBenchmark.RunAsync(messagingRuns, Console.Out);
-
-    case ["telemetry", ..]:
-        var telemetryRuns = args.Length > 1 && int.TryParse(args[1], out var t) && t > 0 ? t : 3;
-        var telemetryCount = args.Length > 2 && int.TryParse(args[2], out var tc) && tc > 0 ? tc : 20_000;
-        return await TelemetryCost.RunAsync(telemetryRuns, telemetryCount, args.Length > 3 ? args[3] : Repo.HostRid, Console.Out);
-
-    case ["size", .. var sizeRid]:
-        return await SizeBreakdown.RunAsync(sizeRid.Length == 0 ? Repo.HostRid : sizeRid[0], Console.Out);
-
-    case ["publish", .. var rids]:
-        return await PublishAll.RunAsync(rids.Length == 0 ? [Repo.HostRid] : rids, Console.Out);
-
-    case ["rolling-restart", ..]:
-        var seconds = args.Length > 1 && int.TryParse(args[1], out var s) && s > 0 ? s : 60;
-        return await RollingRestartRun.RunAsync(TimeSpan.FromSeconds(seconds), Console.Out);
-
-    case ["soak", ..]:
-        var soakCount = args.Length > 1 && int.TryParse(args[1], out var c) && c > 0 ? c : 1_000_000;
-        return await Soak.RunAsync(soakCount, BrokerNode.RequiredUri("soak"), Console.Out);
-
-    default:
-        Console.Error.WriteLine("usage: Prewire.Harness demo [runs] | baseline [pairs] | gate-sensitivity [rounds] [rid] | gate-repeat [rounds] | publish [rid...] | size [rid] | report [runs] | messaging [runs] | rolling-restart [seconds] | soak [messages]");
-        return 2;
+    return args switch
+    {
+        ["demo", ..] => await Demo.RunAsync(Number(1, 5), Console.Out),
+        ["baseline", ..] => await RecordBaseline.RunAsync(Number(1, StartupRuns.GatePairs), Console.Out),
+        ["gate-repeat", ..] => await GateRepeat.RunAsync(Number(1, 10), BrokerNode.RequiredUri("gate-repeat"), Console.Out),
+        ["gate-sensitivity", ..] => await GateSensitivity.RunAsync(Number(1, 5), args.Length > 2 ? args[2] : null, Console.Out),
+        ["report", ..] => OperatingSystem.IsLinux() ? await Report.RunAsync(Number(1, 5), Console.Out) : 2,
+        ["messaging", ..] => await MessagingBenchmark.RunAsync(Number(1, 3), Console.Out),
+        ["telemetry", ..] => await TelemetryCost.RunAsync(Number(1, 3), Number(2, 20_000), args.Length > 3 ? args[3] : Repo.HostRid, Console.Out),
+        ["size", .. var sizeRid] => await SizeBreakdown.RunAsync(sizeRid.Length == 0 ? Repo.HostRid : sizeRid[0], Console.Out),
+        ["publish", .. var rids] => await PublishAll.RunAsync(rids.Length == 0 ? [Repo.HostRid] : rids, Console.Out),
+        ["rolling-restart", ..] => await RollingRestartRun.RunAsync(TimeSpan.FromSeconds(Number(1, 60)), Console.Out),
+        ["soak", ..] => await Soak.RunAsync(Number(1, 1_000_000), BrokerNode.RequiredUri("soak"), Console.Out),
+        _ => Fail(Usage),
+    };
 }
+catch (UsageException e)
+{
+    return Fail(e.Message);
+}
+
+// The one way a verb reads a count: absent, the default; given, a whole number above 0 or a usage error.
+int Number(int index, int fallback) =>
+    args.Length <= index ? fallback
+    : int.TryParse(args[index], System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var value) && value > 0 ? value
+    : throw new UsageException($"{args[0]}: '{args[index]}' is not a whole number above 0");
+
+static int Fail(string line)
+{
+    Console.Error.WriteLine(line);
+    return 2;
+}
+
+// A bad argument on the command line, as opposed to a failure inside a verb.
+internal sealed class UsageException(string message) : Exception(message);
