@@ -103,5 +103,6 @@ public static class SizeBreakdown
             [label, .. pairs.Select(p => Kilobytes(bytes((p.With, p.Without))))];
     }
 
-    private static string Kilobytes(long bytes) => (bytes / 1024.0).ToString("#,0", CultureInfo.InvariantCulture);
+    // Rounded as a whole number first: a few bytes less would otherwise print as "-0".
+    private static string Kilobytes(long bytes) => ((long)Math.Round(bytes / 1024.0)).ToString("#,0", CultureInfo.InvariantCulture);
 }
