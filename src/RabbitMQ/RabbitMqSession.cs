@@ -110,7 +110,9 @@ public sealed class RabbitMqSession : BrokerSession
         if (timeout != Timeout.InfiniteTimeSpan) linked!.CancelAfter(timeout);
         try
         {
-            await Channel.BasicPublishAsync(exchange, routingKey, mandatory, properties, body, linked?.Token ?? _closing.Token).ConfigureAwait(false);
+            var publish = Channel.BasicPublishAsync(exchange, routingKey, mandatory, properties, body, linked?.Token ?? _closing.Token);
+            if (timeout == Timeout.InfiniteTimeSpan || publish.IsCompleted) await publish.ConfigureAwait(false);
+            else await OwnClockAsync(publish.AsTask(), linked!.Token).ConfigureAwait(false);
         }
         catch (OperationCanceledException e) when (!cancellationToken.IsCancellationRequested)
         {
@@ -141,6 +143,27 @@ public sealed class RabbitMqSession : BrokerSession
             throw Lost(reason, e);
         }
     }
+
+    // The token ends our wait, whether or not RabbitMQ.Client ends the publish on it: after a broker
+    // restart (arm64 under qemu, a loaded host) a Publisher stayed at 4,999 of 5,000 confirmed for 170 s,
+    // past the 30 s limit, without a word. The publish is then left to end on its own.
+    private static async Task OwnClockAsync(Task publish, CancellationToken token)
+    {
+        try
+        {
+            await publish.WaitAsync(token).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException) when (!publish.IsCompleted)
+        {
+            Observe(publish);
+            throw;
+        }
+    }
+
+    // A failure nobody awaits any more, observed so it is not reported as unobserved.
+    private static void Observe(Task operation) =>
+        _ = operation.ContinueWith(static done => _ = done.Exception, CancellationToken.None,
+            TaskContinuationOptions.OnlyOnFaulted | TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
 
     private AmqpException Lost(OperationInterruptedException e) => Lost(e.ShutdownReason, e);
 
@@ -185,8 +208,7 @@ public sealed class RabbitMqSession : BrokerSession
         }
         catch (TimeoutException) when (!operation.IsCompleted)
         {
-            _ = operation.ContinueWith(static done => _ = done.Exception, CancellationToken.None,
-                TaskContinuationOptions.OnlyOnFaulted | TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+            Observe(operation);
         }
     }
 }
