@@ -118,11 +118,13 @@ public sealed record Mstat(IReadOnlyDictionary<string, long> ByAssembly, IReadOn
             HandleKind.TypeReference => GetTypeFromReference(reader, (TypeReferenceHandle)handle, 0),
             HandleKind.TypeSpecification => reader.GetTypeSpecification((TypeSpecificationHandle)handle).DecodeSignature(this, null),
             HandleKind.MemberReference => Of(reader.GetMemberReference((MemberReferenceHandle)handle).Parent),
-            HandleKind.MethodSpecification => byCause
-                ? Caller(reader.GetMethodSpecification((MethodSpecificationHandle)handle).DecodeSignature(this, null), Of(reader.GetMethodSpecification((MethodSpecificationHandle)handle).Method))
-                : Of(reader.GetMethodSpecification((MethodSpecificationHandle)handle).Method),
+            HandleKind.MethodSpecification => OfInstantiation(reader.GetMethodSpecification((MethodSpecificationHandle)handle)),
             _ => "(other)",
         };
+
+        // A generic method's instantiation: the method's owner, or by cause its type arguments' (see Caller).
+        private string OfInstantiation(MethodSpecification method) =>
+            byCause ? Caller(method.DecodeSignature(this, null), Of(method.Method)) : Of(method.Method);
 
         public string GetTypeFromReference(MetadataReader metadata, TypeReferenceHandle handle, byte rawTypeKind)
         {
