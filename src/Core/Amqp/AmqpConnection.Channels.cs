@@ -37,17 +37,11 @@ public sealed partial class AmqpConnection
             channels[i].Expect(reply);
             replies[i] = reply.Task;
         }
-        await WriteLock.WaitAsync().ConfigureAwait(false);
-        try
+        await Writer.WriteAsync(static (output, send) =>
         {
-            ThrowIfFailed();
-            foreach (var channel in channels) AmqpFrameWriter.WriteMethod(_transport.Output, channel.Number, request);
-            await _transport.Output.FlushAsync(cancellationToken).ConfigureAwait(false);
-        }
-        finally
-        {
-            WriteLock.Release();
-        }
+            send.Connection.ThrowIfFailed();
+            foreach (var channel in send.Channels) AmqpFrameWriter.WriteMethod(output, channel.Number, send.Request);
+        }, (Connection: this, Channels: channels, Request: request), cancellationToken).ConfigureAwait(false);
         ThrowIfFailed();
     }
 
@@ -60,23 +54,6 @@ public sealed partial class AmqpConnection
         var replies = new Task<TReply>[1];
         await SendAsync([channel], request, replies, cancellationToken).ConfigureAwait(false);
         return await replies[0].WaitAsync(cancellationToken).ConfigureAwait(false);
-    }
-
-    /// <summary>Writes one method frame and flushes it (a reply, a cancel), under the write lock.</summary>
-    internal async Task WriteAsync<T>(ushort channel, T method)
-        where T : struct, IAmqpMethod<T>
-    {
-        await WriteLock.WaitAsync().ConfigureAwait(false);
-        try
-        {
-            ThrowIfFailed();
-            AmqpFrameWriter.WriteMethod(_transport.Output, channel, method);
-            await _transport.Output.FlushAsync().ConfigureAwait(false);
-        }
-        finally
-        {
-            WriteLock.Release();
-        }
     }
 
     /// <summary>Closes <paramref name="channel"/> from our side (channel.close, then close-ok) and frees its number.</summary>

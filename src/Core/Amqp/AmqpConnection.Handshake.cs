@@ -8,9 +8,7 @@ public sealed partial class AmqpConnection
 {
     private async Task HandshakeAsync(AmqpConnectionOptions options, CancellationToken cancellationToken)
     {
-        var output = _transport.Output;
-        AmqpFrameWriter.WriteProtocolHeader(output);
-        await output.FlushAsync(cancellationToken).ConfigureAwait(false);
+        await Writer.WriteAsync(static (output, _) => AmqpFrameWriter.WriteProtocolHeader(output), 0, cancellationToken).ConfigureAwait(false);
 
         var start = await ExpectAsync<ConnectionStart>(cancellationToken).ConfigureAwait(false);
         var mechanism = _external ? "EXTERNAL" : "PLAIN";
@@ -22,8 +20,8 @@ public sealed partial class AmqpConnection
         }
 
         // EXTERNAL: the broker takes the user from the certificate; the response is empty.
-        AmqpFrameWriter.WriteMethod(output, 0, new ConnectionStartOk(ClientProperties(options.ClientName), mechanism, _external ? [] : PlainResponse(), "en_US"));
-        await output.FlushAsync(cancellationToken).ConfigureAwait(false);
+        var startOk = new ConnectionStartOk(ClientProperties(options.ClientName), mechanism, _external ? [] : PlainResponse(), "en_US");
+        await Writer.WriteAsync(static (output, startOk) => AmqpFrameWriter.WriteMethod(output, 0, startOk), startOk, cancellationToken).ConfigureAwait(false);
 
         var tune = await ExpectAsync<ConnectionTune>(cancellationToken).ConfigureAwait(false);
         _channelMax = tune.ChannelMax;
@@ -31,9 +29,11 @@ public sealed partial class AmqpConnection
         var heartbeat = (ushort)Negotiate(tune.Heartbeat, (uint)Math.Min(ushort.MaxValue, options.RequestedHeartbeat.TotalSeconds));
         if (options.RequestedHeartbeat == TimeSpan.Zero) heartbeat = 0;
         _heartbeat = TimeSpan.FromSeconds(heartbeat);
-        AmqpFrameWriter.WriteMethod(output, 0, new ConnectionTuneOk(tune.ChannelMax, _frameMax, heartbeat));
-        AmqpFrameWriter.WriteMethod(output, 0, new ConnectionOpen(_address.VirtualHost, "", false));
-        await output.FlushAsync(cancellationToken).ConfigureAwait(false);
+        await Writer.WriteAsync(static (output, open) =>
+        {
+            AmqpFrameWriter.WriteMethod(output, 0, open.TuneOk);
+            AmqpFrameWriter.WriteMethod(output, 0, open.Open);
+        }, (TuneOk: new ConnectionTuneOk(tune.ChannelMax, _frameMax, heartbeat), Open: new ConnectionOpen(_address.VirtualHost, "", false)), cancellationToken).ConfigureAwait(false);
         await ExpectAsync<ConnectionOpenOk>(cancellationToken).ConfigureAwait(false);
     }
 

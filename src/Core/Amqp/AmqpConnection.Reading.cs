@@ -106,55 +106,13 @@ public sealed partial class AmqpConnection
     {
         try
         {
-            // Not WriteAsync: the connection may already count as failed (its close is why we reply).
-            await WriteLock.WaitAsync().ConfigureAwait(false);
-            try
-            {
-                AmqpFrameWriter.WriteMethod(_transport.Output, channel?.Number ?? 0, method);
-                await _transport.Output.FlushAsync().ConfigureAwait(false);
-            }
-            finally
-            {
-                WriteLock.Release();
-            }
+            // No check for a failure: the connection may already count as failed (its close is why we reply).
+            await Writer.WriteAsync(static (output, reply) => AmqpFrameWriter.WriteMethod(output, reply.Number, reply.Method), (Number: channel?.Number ?? 0, Method: method)).ConfigureAwait(false);
         }
         catch (Exception e) when (e is IOException or InvalidOperationException or ObjectDisposedException)
         {
             // The broker is hanging up anyway; the reply is a courtesy.
         }
         if (channel is not null) Release(channel);
-    }
-
-    /// <summary>Sends a heartbeat every half interval; two silent intervals from the broker fail the connection.</summary>
-    private async Task HeartbeatLoopAsync(PeriodicTimer timer)
-    {
-        try
-        {
-            while (await timer.WaitForNextTickAsync().ConfigureAwait(false) && _failure is null)
-            {
-                var silent = TimeSpan.FromMilliseconds(Environment.TickCount64 - Volatile.Read(ref _lastReceived));
-                if (silent > _heartbeat * 2)
-                {
-                    var missed = new IOException($"{Broker} sent nothing for {silent.TotalSeconds:0} s (heartbeat {_heartbeat.TotalSeconds:0} s): connection considered dead");
-                    Fail(missed);
-                    _transport.Abort(missed);
-                    return;
-                }
-                await WriteLock.WaitAsync().ConfigureAwait(false);
-                try
-                {
-                    AmqpFrameWriter.WriteHeartbeat(_transport.Output);
-                    await _transport.Output.FlushAsync().ConfigureAwait(false);
-                }
-                finally
-                {
-                    WriteLock.Release();
-                }
-            }
-        }
-        catch (Exception e) when (e is IOException or InvalidOperationException or ObjectDisposedException)
-        {
-            Fail(e);
-        }
     }
 }

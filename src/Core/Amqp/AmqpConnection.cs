@@ -3,7 +3,6 @@ using System.Security.Authentication;
 using Prewire.Amqp.Internal;
 using Prewire.Framing.Internal;
 using Prewire.Framing.Internal.Methods;
-using Prewire.Tasks;
 using Prewire.Transport.Internal;
 
 namespace Prewire.Amqp;
@@ -48,7 +47,7 @@ public sealed partial class AmqpConnection : IAsyncDisposable
         _transport = transport;
         _address = options.Uri;
         _closeTimeout = options.CloseTimeout;
-        FlushThreshold = Math.Max(AmqpConstants.MinFrameMax, options.Transport.MaxWriteBufferSize / 2);
+        Writer = new ConnectionWriter(this, transport, Math.Max(AmqpConstants.MinFrameMax, options.Transport.MaxWriteBufferSize / 2));
     }
 
     /// <summary>The broker, without credentials.</summary>
@@ -66,13 +65,8 @@ public sealed partial class AmqpConnection : IAsyncDisposable
     /// <summary>Completes, with the reason, when the connection has ended, whichever way.</summary>
     public Task<Exception> Closed => _ended.Task;
 
-    internal SocketConnection Transport => _transport;
-
-    /// <summary>Held while frames are written to <see cref="Transport"/>'s output: one writer at a time.</summary>
-    internal AsyncLock WriteLock { get; } = new();
-
-    /// <summary>Half the write buffer: what is written past it is flushed rather than left for a later writer.</summary>
-    internal long FlushThreshold { get; }
+    /// <summary>Every frame after the handshake goes out through it.</summary>
+    internal ConnectionWriter Writer { get; }
 
     /// <summary>Completes when the broker is not blocking publishers; faults when the connection ends.</summary>
     internal Task Unblocked => _unblocked.Task;
@@ -145,31 +139,18 @@ public sealed partial class AmqpConnection : IAsyncDisposable
         if (_failure is null)
         {
             // A writer stuck behind back-pressure (a blocked broker) must not keep the close waiting
-            // forever: without the lock in time, skip the polite close; the late turn is handed back.
-            var turn = WriteLock.WaitAsync().AsTask();
-            if (await Task.WhenAny(turn, Task.Delay(Left(), cancellationToken)).ConfigureAwait(false) == turn)
+            // forever: without a turn in time, skip the polite close.
+            try
             {
-                try
+                var written = await Writer.TryWriteAsync(static (output, connection) =>
                 {
-                    if (_failure is null)
-                    {
-                        AmqpFrameWriter.WriteMethod(_transport.Output, 0, new ConnectionClose(200, "Goodbye", 0, 0));
-                        await _transport.Output.FlushAsync(cancellationToken).ConfigureAwait(false);
-                    }
-                }
-                catch (Exception e) when (e is IOException or InvalidOperationException or ObjectDisposedException)
-                {
-                    // The send side failed before the read loop saw it: the loss is no news to whoever closes.
-                }
-                finally
-                {
-                    WriteLock.Release();
-                }
-                await Task.WhenAny(_closeOk.Task, Task.Delay(Left(), cancellationToken)).ConfigureAwait(false);
+                    if (connection._failure is null) AmqpFrameWriter.WriteMethod(output, 0, new ConnectionClose(200, "Goodbye", 0, 0));
+                }, this, Left(), cancellationToken).ConfigureAwait(false);
+                if (written) await Task.WhenAny(_closeOk.Task, Task.Delay(Left(), cancellationToken)).ConfigureAwait(false);
             }
-            else
+            catch (Exception e) when (e is IOException or InvalidOperationException or ObjectDisposedException)
             {
-                _ = turn.ContinueWith(static (_, state) => ((AsyncLock)state!).Release(), WriteLock, CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+                // The send side failed before the read loop saw it: the loss is no news to whoever closes.
             }
         }
         Fail(new ObjectDisposedException(nameof(AmqpConnection), $"the connection to {Broker} was closed"));

@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.IO.Pipelines;
 using System.Runtime.CompilerServices;
 using Prewire.Amqp.Internal;
 using Prewire.Framing.Internal;
@@ -163,8 +164,7 @@ public sealed class AmqpPublisher : IAsyncDisposable
     [AsyncMethodBuilder(typeof(PooledValueTaskMethodBuilder))]
     private async ValueTask PublishCoreAsync(string exchange, string routingKey, BasicProperties? properties, ReadOnlySequence<byte> body, bool mandatory, IMemoryOwner<byte>? owner, CancellationToken cancellationToken)
     {
-        PooledCompletion<bool> confirm = default;
-        var handedOver = false;
+        PooledCompletion<bool> confirm;
         try
         {
             var unblocked = _connection.Unblocked;
@@ -175,71 +175,31 @@ public sealed class AmqpPublisher : IAsyncDisposable
                 channel = next;
                 await channel.Turn.WaitAsync().ConfigureAwait(false);
             }
+            var method = new BasicPublish(0, exchange, routingKey, mandatory, false);
+            var handedOver = false;
             try
             {
-                var sent = default(ValueTask);
-                if (body.Length > _connection.FlushThreshold)
+                if (body.Length <= _connection.Writer.FlushThreshold)
                 {
-                    // The send loop sends a direct send after what was flushed before it; what this channel's
-                    // last publish left for a later writer to flush must be flushed first, or this overtakes it.
-                    if (channel.MaybeUnflushed)
-                    {
-                        await _connection.WriteLock.WaitAsync().ConfigureAwait(false);
-                        try
-                        {
-                            var output = _connection.Transport.Output;
-                            if (output.UnflushedBytes > 0 && (await output.FlushAsync(cancellationToken).ConfigureAwait(false)).IsCompleted) ThrowIfFailed();
-                            channel.MaybeUnflushed = false;
-                        }
-                        finally
-                        {
-                            _connection.WriteLock.Release();
-                        }
-                    }
-                    // No write lock: the channel orders its own publishes, and the send loop puts whole frames
-                    // of others only between this body's parts.
-                    ThrowIfFailed();
-                    // Laid out before anything is committed: a header that cannot be written leaves the channel as it was.
-                    var sequence = channel.LastSequence + 1;
-                    var (content, send) = channel.Direct;
-                    var frames = FrameDirect(channel.Number, content, new BasicPublish(0, exchange, routingKey, mandatory, false), properties, mandatory ? PublishChannel.SequenceHeader : null, (long)sequence, body);
-                    channel.LastSequence = sequence;
-                    if (_confirmsEnabled)
-                    {
-                        confirm = channel.Confirms.Register(sequence);
-                        // The confirm comes after the body is out: the send gives the channel back itself.
-                        send.HandOver(owner);
-                        owner = null;
-                        handedOver = true;
-                    }
-                    sent = _connection.Transport.SendDirectAsync(send, frames, content.PartEnds);
+                    await _connection.Writer.WriteAsync(static (output, publish) => publish.Publisher.WriteToPipe(output, publish.Channel, publish.Method, publish.Properties, publish.Body),
+                        (Publisher: this, Channel: channel, Method: method, Properties: properties, Body: body), cancellationToken).ConfigureAwait(false);
+                    confirm = channel.TakeConfirm();
                 }
                 else
                 {
-                    await _connection.WriteLock.WaitAsync().ConfigureAwait(false);
-                    try
+                    // The send loop sends a direct send after what was flushed before it: what this channel's
+                    // last publish left in the pipe for a later turn to flush must be flushed first, or this overtakes it.
+                    if (channel.LastPipeWrite == _connection.Writer.Flushes) await _connection.Writer.FlushAsync(cancellationToken).ConfigureAwait(false);
+                    var sent = SendDirect(channel, method, properties, body, _confirmsEnabled ? owner : null, out confirm);
+                    if (_confirmsEnabled)
                     {
-                        ThrowIfFailed();
-                        var sequence = channel.LastSequence + 1;
-                        var output = _connection.Transport.Output;
-                        AmqpFrameWriter.WritePublishHead(output, channel.Number, new BasicPublish(0, exchange, routingKey, mandatory, false), (ulong)body.Length, properties, mandatory ? PublishChannel.SequenceHeader : null, (long)sequence);
-                        AmqpFrameWriter.WriteContentBody(output, channel.Number, body, _connection.FrameMax);
-                        channel.LastSequence = sequence;
-                        if (_confirmsEnabled) confirm = channel.Confirms.Register(sequence);
-                        owner?.Dispose();
+                        // The send gives the channel back and disposes the owner once the body is out.
+                        handedOver = true;
                         owner = null;
-                        // The last of a burst of queued publishers flushes for all of them (or anyone past the threshold).
-                        var flush = !_connection.WriteLock.HasWaiters || output.UnflushedBytes >= _connection.FlushThreshold;
-                        channel.MaybeUnflushed = !flush;
-                        if (flush && (await output.FlushAsync(cancellationToken).ConfigureAwait(false)).IsCompleted) ThrowIfFailed();
                     }
-                    finally
-                    {
-                        _connection.WriteLock.Release();
-                    }
+                    // The channel stays ours until the body is out: its next content must not start before.
+                    else await sent.ConfigureAwait(false);
                 }
-                // The channel stays ours until the body is out: its next content must not start before.
-                if (!handedOver) await sent.ConfigureAwait(false);
             }
             finally
             {
@@ -251,6 +211,38 @@ public sealed class AmqpPublisher : IAsyncDisposable
             owner?.Dispose();
         }
         if (_confirmsEnabled) await confirm.Task.ConfigureAwait(false);
+    }
+
+    /// <summary>A body up to the flush threshold: its frames are written into the connection's pipe, in the connection's write turn.</summary>
+    private void WriteToPipe(PipeWriter output, PublishChannel channel, in BasicPublish method, BasicProperties? properties, in ReadOnlySequence<byte> body)
+    {
+        ThrowIfFailed();
+        var sequence = channel.LastSequence + 1;
+        AmqpFrameWriter.WritePublishHead(output, channel.Number, method, (ulong)body.Length, properties, method.Mandatory ? PublishChannel.SequenceHeader : null, (long)sequence);
+        AmqpFrameWriter.WriteContentBody(output, channel.Number, body, _connection.FrameMax);
+        channel.Published(sequence, _connection.Writer.Flushes);
+    }
+
+    /// <summary>
+    /// A body larger than the flush threshold goes from the caller's memory to the socket without a copy
+    /// and without filling the pipe: the frames around it are laid out beside it and the send loop sends
+    /// them together, a 1 MiB body in one system call, with other channels' frames between the parts. No
+    /// write turn: the channel orders its own publishes, and the send loop puts whole frames of others only
+    /// between this body's parts.
+    /// </summary>
+    private ValueTask SendDirect(PublishChannel channel, in BasicPublish method, BasicProperties? properties, in ReadOnlySequence<byte> body, IMemoryOwner<byte>? handOver, out PooledCompletion<bool> confirm)
+    {
+        ThrowIfFailed();
+        // Laid out before anything is committed: a header that cannot be written leaves the channel as it was.
+        var sequence = channel.LastSequence + 1;
+        var (content, send) = channel.Direct;
+        content.Reset();
+        AmqpFrameWriter.WritePublishHead(content.Head, channel.Number, method, (ulong)body.Length, properties, method.Mandatory ? PublishChannel.SequenceHeader : null, (long)sequence);
+        var frames = content.Frame(channel.Number, body, _connection.FrameMax, FramesPerPart);
+        channel.Published(sequence, pipeWrite: -1);
+        confirm = channel.TakeConfirm();
+        if (_confirmsEnabled) send.HandOver(handOver);
+        return _connection.Writer.SendDirectAsync(send, frames, content.PartEnds);
     }
 
     /// <summary>
@@ -269,18 +261,6 @@ public sealed class AmqpPublisher : IAsyncDisposable
             if (channel.Turn.TryEnter()) return channel;
         }
         return null;
-    }
-
-    /// <summary>
-    /// A body larger than the flush threshold goes from the caller's memory to the socket without a copy
-    /// and without filling the pipe: the frames around it are laid out beside it and the send loop sends
-    /// them together, a 1 MiB body in one system call, with other channels' frames between the parts.
-    /// </summary>
-    private ReadOnlySequence<byte> FrameDirect(ushort channel, FramedContent content, in BasicPublish method, BasicProperties? properties, string? extraHeader, long extraValue, in ReadOnlySequence<byte> body)
-    {
-        content.Reset();
-        AmqpFrameWriter.WritePublishHead(content.Head, channel, method, (ulong)body.Length, properties, extraHeader, extraValue);
-        return content.Frame(channel, body, _connection.FrameMax, FramesPerPart);
     }
 
     private void ThrowIfFailed()

@@ -14,6 +14,7 @@ internal sealed class PublishChannel(AmqpPublisher publisher) : AmqpChannel
     public const string SequenceHeader = "x-prewire-publish-seq";
 
     private (FramedContent, ChannelBodySend)? _direct;
+    private PooledCompletion<bool> _confirm;
 
     /// <summary>
     /// Held by one publish from its method frame to its last body frame: AMQP lets frames of different
@@ -27,16 +28,33 @@ internal sealed class PublishChannel(AmqpPublisher publisher) : AmqpChannel
     public bool ConfirmsEnabled { get; set; }
 
     /// <summary>The last sequence number given out; advanced under <see cref="Turn"/>.</summary>
-    public ulong LastSequence { get; set; }
+    public ulong LastSequence { get; private set; }
 
     /// <summary>A large publish's frames around its body, and their send; made on the first one, used under <see cref="Turn"/>.</summary>
     public (FramedContent Content, ChannelBodySend Send) Direct => _direct ??= (new FramedContent(), new ChannelBodySend(this));
 
     /// <summary>
-    /// The last publish on the channel went to the pipe and was left for a later writer to flush; set and
-    /// read under <see cref="Turn"/>. A direct send must not overtake it.
+    /// The connection writer's <see cref="ConnectionWriter.Flushes"/> when the channel's last publish was
+    /// written into the pipe (-1: sent directly); set and read under <see cref="Turn"/>. While it has not
+    /// moved, that publish may still be in the pipe, and a direct send must not overtake it.
     /// </summary>
-    public bool MaybeUnflushed { get; set; }
+    public long LastPipeWrite { get; private set; } = -1;
+
+    /// <summary>A publish with <paramref name="sequence"/> was written (at <paramref name="pipeWrite"/>); in confirm mode its confirm is awaited from here on.</summary>
+    public void Published(ulong sequence, long pipeWrite)
+    {
+        LastSequence = sequence;
+        LastPipeWrite = pipeWrite;
+        if (ConfirmsEnabled) _confirm = Confirms.Register(sequence);
+    }
+
+    /// <summary>The confirm of the publish just written, taken by that publish under <see cref="Turn"/> (default without confirms).</summary>
+    public PooledCompletion<bool> TakeConfirm()
+    {
+        var confirm = _confirm;
+        _confirm = default;
+        return confirm;
+    }
 
     /// <summary>Set by basic.return; the content header that follows names the publish.</summary>
     private (ushort Code, string Text)? _pendingReturn;

@@ -1,3 +1,4 @@
+using System.IO.Pipelines;
 using Prewire.Framing.Internal;
 using Prewire.Framing.Internal.Methods;
 using Prewire.Tasks;
@@ -78,18 +79,7 @@ internal sealed class Settlements
     }
 
     /// <summary>Writes what is settled and not yet written, now (a stopping consumer, before its channel closes).</summary>
-    public async Task FlushAsync()
-    {
-        await _connection.WriteLock.WaitAsync().ConfigureAwait(false);
-        try
-        {
-            if (WriteBatch()) await _connection.Transport.Output.FlushAsync().ConfigureAwait(false);
-        }
-        finally
-        {
-            _connection.WriteLock.Release();
-        }
-    }
+    public ValueTask FlushAsync() => _connection.Writer.WriteAsync(static (output, settlements) => settlements.WriteBatch(output), this);
 
     private async Task LoopAsync()
     {
@@ -118,8 +108,8 @@ internal sealed class Settlements
         }
     }
 
-    // Under the write lock: the singles first, then the multiple ack that may cover them.
-    private bool WriteBatch()
+    // In the connection's write turn: the singles first, then the multiple ack that may cover them.
+    private void WriteBatch(PipeWriter output)
     {
         ulong ackUpTo = 0;
         lock (_lock)
@@ -133,10 +123,9 @@ internal sealed class Settlements
                 _ackedUpTo = ackUpTo;
             }
         }
-        if (_writing.Count == 0 && ackUpTo == 0) return false;
+        if (_writing.Count == 0 && ackUpTo == 0) return;
         _connection.ThrowIfFailed();
         if (_channel.Failure is { } failure) throw AmqpConnection.Rethrowable(failure);
-        var output = _connection.Transport.Output;
         foreach (var (tag, kind) in _writing)
         {
             switch (kind)
@@ -153,7 +142,6 @@ internal sealed class Settlements
             AmqpFrameWriter.WriteMethod(output, _channel.Number, new BasicAck(ackUpTo, true));
             FramesWritten++;
         }
-        return true;
     }
 
     private ulong Grow()
