@@ -116,7 +116,7 @@ public sealed class AmqpDelivery
         try
         {
             var reader = new AmqpReader(new ReadOnlySequence<byte>(_properties, 0, _propertiesLength));
-            var properties = BasicProperties.Read(ref reader);
+            var properties = PropertyCodec.Read(ref reader);
             reader.EnsureConsumed("the content header");
             return properties;
         }

@@ -37,6 +37,12 @@ public sealed class AmqpPublisher : IAsyncDisposable
     // 1 MiB body goes out in one call, and a larger one lets other channels' frames in every 2 MiB.
     private const int FramesPerPart = 16;
 
+    /// <summary>
+    /// The header a mandatory publish carries its sequence number in, to match a basic.return to it; not
+    /// the message's own, so receivers leave it out of the headers they hand on.
+    /// </summary>
+    internal const string SequenceHeader = "x-prewire-publish-seq";
+
     private readonly AmqpConnection _connection;
     private readonly bool _ownsConnection;
     private readonly PublishChannel[] _channels;
@@ -218,7 +224,7 @@ public sealed class AmqpPublisher : IAsyncDisposable
     {
         ThrowIfFailed();
         var sequence = channel.LastSequence + 1;
-        AmqpFrameWriter.WritePublishHead(output, channel.Number, method, (ulong)body.Length, properties, method.Mandatory ? PublishChannel.SequenceHeader : null, (long)sequence);
+        AmqpFrameWriter.WritePublishHead(output, channel.Number, method, (ulong)body.Length, properties, method.Mandatory ? SequenceHeader : null, (long)sequence);
         AmqpFrameWriter.WriteContentBody(output, channel.Number, body, _connection.FrameMax);
         channel.Published(sequence, _connection.Writer.Flushes);
     }
@@ -237,7 +243,7 @@ public sealed class AmqpPublisher : IAsyncDisposable
         var sequence = channel.LastSequence + 1;
         var (content, send) = channel.Direct;
         content.Reset();
-        AmqpFrameWriter.WritePublishHead(content.Head, channel.Number, method, (ulong)body.Length, properties, method.Mandatory ? PublishChannel.SequenceHeader : null, (long)sequence);
+        AmqpFrameWriter.WritePublishHead(content.Head, channel.Number, method, (ulong)body.Length, properties, method.Mandatory ? SequenceHeader : null, (long)sequence);
         var frames = content.Frame(channel.Number, body, _connection.FrameMax, FramesPerPart);
         channel.Published(sequence, pipeWrite: -1);
         confirm = channel.TakeConfirm();

@@ -10,9 +10,9 @@ public sealed class DeliveryHeaderReaderTests
 {
     private static byte[] Encode(BasicProperties properties)
     {
-        var bytes = new byte[properties.GetSize()];
+        var bytes = new byte[PropertyCodec.GetSize(properties)];
         var writer = new AmqpWriter(bytes);
-        properties.Write(ref writer);
+        PropertyCodec.Write(ref writer, properties);
         return bytes;
     }
 
@@ -37,14 +37,14 @@ public sealed class DeliveryHeaderReaderTests
                 Timestamp = new AmqpTimestamp(1),
                 Headers = new() { [MessageHeaders.MessageId] = $"id-{i}", [MessageHeaders.MessageType] = "order", [MessageHeaders.SentAt] = $"t{i}", ["none"] = null },
             };
-            var bytes = new byte[properties.GetSize(Amqp.Internal.PublishChannel.SequenceHeader)];
+            var bytes = new byte[PropertyCodec.GetSize(properties, AmqpPublisher.SequenceHeader)];
             var writer = new AmqpWriter(bytes);
             // As our publisher writes a mandatory publish: its sequence tag after the headers.
-            properties.Write(ref writer, Amqp.Internal.PublishChannel.SequenceHeader, 1000 + i);
+            PropertyCodec.Write(ref writer, properties, AmqpPublisher.SequenceHeader, 1000 + i);
             Assert.True(reader.TryRead(bytes, headers, out var messageId));
 
             var full = new AmqpReader(new ReadOnlySequence<byte>(bytes));
-            var expected = BasicProperties.Read(ref full);
+            var expected = PropertyCodec.Read(ref full);
             Assert.Equal(expected.MessageId, messageId);
             Assert.Equal(FieldTables.ToHeaders(expected.Headers).OrderBy(h => h.Key), headers.OrderBy(h => h.Key));
             // The id header is the message id's string; a type the last delivery had is its string again.
@@ -84,7 +84,7 @@ public sealed class DeliveryHeaderReaderTests
         Assert.Equal(24, GC.GetAllocatedBytesForCurrentThread() - before);
 
         var full = new AmqpReader(new ReadOnlySequence<byte>(bytes));
-        Assert.Equal(FieldTables.ToHeaders(BasicProperties.Read(ref full).Headers).OrderBy(h => h.Key), headers.OrderBy(h => h.Key));
+        Assert.Equal(FieldTables.ToHeaders(PropertyCodec.Read(ref full).Headers).OrderBy(h => h.Key), headers.OrderBy(h => h.Key));
         Assert.Equal(("-5", "4294967295", "123456789012"), (headers["b"], headers["i"], headers["x-dotnet-pub-seq-no"]));
         // Its bytes are not text: the time-sent fast path must not read them as such.
         Assert.False(headers.TryGetUtf8("x-delivery-count", out _));

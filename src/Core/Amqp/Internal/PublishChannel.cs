@@ -10,9 +10,6 @@ namespace Prewire.Amqp.Internal;
 /// </summary>
 internal sealed class PublishChannel(AmqpPublisher publisher) : AmqpChannel
 {
-    /// <summary>The header a mandatory publish carries its sequence number in, to match a basic.return to it.</summary>
-    public const string SequenceHeader = "x-prewire-publish-seq";
-
     private (FramedContent, ChannelBodySend)? _direct;
     private PooledCompletion<bool> _confirm;
 
@@ -68,7 +65,7 @@ internal sealed class PublishChannel(AmqpPublisher publisher) : AmqpChannel
                 break;
             case FrameType.ContentHeader when _pendingReturn is { } returned:
                 var header = AmqpFrameReader.ReadContentHeader(frame);
-                if (ConfirmsEnabled && header.Properties.Headers?.GetValueOrDefault(SequenceHeader) is long sequence)
+                if (ConfirmsEnabled && header.Properties.Headers?.GetValueOrDefault(AmqpPublisher.SequenceHeader) is long sequence)
                     Confirms.Returned((ulong)sequence, returned.Code, returned.Text);
                 _pendingReturn = null;
                 break;

@@ -1,6 +1,5 @@
 using System.Buffers;
 using Prewire.Framing.Internal.Methods;
-using Prewire.Amqp;
 
 namespace Prewire.Framing.Internal;
 
@@ -82,7 +81,7 @@ internal static class AmqpFrameReader
         var classId = reader.ReadShort();
         if (reader.ReadShort() != 0) throw new AmqpProtocolException("a content header's weight must be 0.");
         var bodySize = reader.ReadLongLong();
-        var properties = BasicProperties.Read(ref reader);
+        var properties = PropertyCodec.Read(ref reader);
         reader.EnsureConsumed("the content header");
         return new ContentHeader(classId, bodySize, properties);
     }

@@ -43,7 +43,7 @@ internal static class AmqpFrameWriter
     public static void WriteContentHeader(IBufferWriter<byte> output, ushort channel, ulong bodySize, BasicProperties? properties)
     {
         ArgumentNullException.ThrowIfNull(output);
-        WriteContentHeader(output, channel, bodySize, properties, properties?.GetSize() ?? 2, null, 0);
+        WriteContentHeader(output, channel, bodySize, properties, properties is null ? 2 : PropertyCodec.GetSize(properties), null, 0);
     }
 
     /// <summary>
@@ -55,7 +55,7 @@ internal static class AmqpFrameWriter
     {
         ArgumentNullException.ThrowIfNull(output);
         properties ??= extraHeader is null ? null : _emptyProperties;
-        var propertiesSize = properties?.GetSize(extraHeader) ?? 2;
+        var propertiesSize = properties is null ? 2 : PropertyCodec.GetSize(properties, extraHeader);
         WriteMethod(output, channel, method);
         WriteContentHeader(output, channel, bodySize, properties, propertiesSize, extraHeader, extraValue);
     }
@@ -70,7 +70,7 @@ internal static class AmqpFrameWriter
         BinaryPrimitives.WriteUInt64BigEndian(span[11..], bodySize);
         var writer = new AmqpWriter(span.Slice(19, propertiesSize));
         if (properties is null) writer.WriteShort(0);
-        else properties.Write(ref writer, extraHeader, extraValue);
+        else PropertyCodec.Write(ref writer, properties, extraHeader, extraValue);
         span[AmqpConstants.FrameHeaderSize + payload] = AmqpConstants.FrameEnd;
         output.Advance(AmqpConstants.FrameOverhead + payload);
     }

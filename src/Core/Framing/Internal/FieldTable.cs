@@ -1,3 +1,4 @@
+using System.Buffers.Binary;
 using Prewire.Amqp;
 
 namespace Prewire.Framing.Internal;
@@ -57,6 +58,65 @@ internal static class FieldTable
         }
         return table;
     }
+
+    /// <summary>
+    /// Reads the entry at <paramref name="at"/> of a table's entries in <paramref name="table"/> in place,
+    /// moving <paramref name="at"/> past it: its key, its type and where its value lies. False when the
+    /// entry is malformed, or its value is of a type read only by <see cref="Read"/> (not text, not an integer).
+    /// </summary>
+    public static bool TryReadEntry(ReadOnlySpan<byte> table, ref int at, out ReadOnlySpan<byte> key, out byte type, out int valueStart, out int valueLength)
+    {
+        key = default;
+        (type, valueStart, valueLength) = (0, 0, 0);
+        int keyLength = table[at];
+        if (table.Length - at < 2 + keyLength) return false;
+        key = table.Slice(at + 1, keyLength);
+        type = table[at + 1 + keyLength];
+        valueStart = at + 2 + keyLength;
+        switch (type)
+        {
+            case (byte)'S':
+                if (table.Length - valueStart < 4) return false;
+                var declared = BinaryPrimitives.ReadUInt32BigEndian(table[valueStart..]);
+                if (declared > (uint)(table.Length - valueStart - 4)) return false;
+                (valueStart, valueLength) = (valueStart + 4, (int)declared);
+                break;
+            case (byte)'V':
+                break;
+            default:
+                valueLength = IntegerSize(type);
+                if (valueLength == 0 || table.Length - valueStart < valueLength) return false;
+                break;
+        }
+        at = valueStart + valueLength;
+        return true;
+    }
+
+    /// <summary>True for a value read as text: a long string, or void (empty text).</summary>
+    public static bool IsText(byte type) => type is (byte)'S' or (byte)'V';
+
+    /// <summary>An integer value (types b, B, s, u, I, i, l) of <see cref="TryReadEntry"/>.</summary>
+    public static long ReadInteger(byte type, ReadOnlySpan<byte> value) => type switch
+    {
+        (byte)'b' => unchecked((sbyte)value[0]),
+        (byte)'B' => value[0],
+        (byte)'s' => BinaryPrimitives.ReadInt16BigEndian(value),
+        (byte)'u' => BinaryPrimitives.ReadUInt16BigEndian(value),
+        (byte)'I' => BinaryPrimitives.ReadInt32BigEndian(value),
+        (byte)'i' => BinaryPrimitives.ReadUInt32BigEndian(value),
+        (byte)'l' => BinaryPrimitives.ReadInt64BigEndian(value),
+        _ => throw new ArgumentOutOfRangeException(nameof(type), type, "not an integer field type"),
+    };
+
+    // The bytes an integer field of the type takes, or 0 for any other type.
+    private static int IntegerSize(byte type) => type switch
+    {
+        (byte)'b' or (byte)'B' => 1,
+        (byte)'s' or (byte)'u' => 2,
+        (byte)'I' or (byte)'i' => 4,
+        (byte)'l' => 8,
+        _ => 0,
+    };
 
     private static int ValueSize(object? value) => value switch
     {

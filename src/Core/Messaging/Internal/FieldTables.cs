@@ -14,7 +14,7 @@ internal static class FieldTables
         foreach (var (key, value) in table)
         {
             // Our publisher's own tag on a mandatory publish (to match a basic.return to it), not the message's.
-            if (key == Amqp.Internal.PublishChannel.SequenceHeader) continue;
+            if (key == Amqp.AmqpPublisher.SequenceHeader) continue;
             headers[key] = value switch
             {
                 null => "",

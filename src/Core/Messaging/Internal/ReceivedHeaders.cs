@@ -1,9 +1,9 @@
-using System.Buffers.Binary;
 using System.Collections;
 using System.Diagnostics.CodeAnalysis;
 using System.Globalization;
 using System.Text;
 using Prewire.Amqp.Internal;
+using Prewire.Framing.Internal;
 
 namespace Prewire.Messaging.Internal;
 
@@ -35,21 +35,11 @@ internal sealed class ReceivedHeaders : IReadOnlyDictionary<string, string>
         (_count, _properties) = (0, properties);
     }
 
-    /// <summary>The bytes an integer field of <paramref name="type"/> takes, or 0 for any other type.</summary>
-    public static int IntegerSize(byte type) => type switch
-    {
-        (byte)'b' or (byte)'B' => 1,
-        (byte)'s' or (byte)'u' => 2,
-        (byte)'I' or (byte)'i' => 4,
-        (byte)'l' => 8,
-        _ => 0,
-    };
-
     /// <summary>
-    /// A header whose value lies at <paramref name="start"/> in the property bytes, a long string unless
-    /// <paramref name="type"/> names an integer; <paramref name="value"/> its string when made already.
+    /// A header whose value lies at <paramref name="start"/> in the property bytes, of field type
+    /// <paramref name="type"/> (text or an integer); <paramref name="value"/> its string when made already.
     /// </summary>
-    public void Add(Key key, int start, int length, string? value, byte type = (byte)'S')
+    public void Add(Key key, int start, int length, string? value, byte type)
     {
         // A table that names a key twice: the last one holds, as in a dictionary filled in order.
         var index = IndexOf(key.Name);
@@ -65,7 +55,7 @@ internal sealed class ReceivedHeaders : IReadOnlyDictionary<string, string>
     public bool TryGetUtf8(string key, out ReadOnlySpan<byte> value)
     {
         var index = IndexOf(key);
-        var found = index >= 0 && _slots[index].Type == (byte)'S';
+        var found = index >= 0 && FieldTable.IsText(_slots[index].Type);
         value = found ? Bytes(_slots[index]) : default;
         return found;
     }
@@ -103,22 +93,11 @@ internal sealed class ReceivedHeaders : IReadOnlyDictionary<string, string>
         if (slot.Value is null)
         {
             // Deliveries handled at once ask from several threads; the key's last value is shared.
-            if (slot.Type == (byte)'S') lock (slot.Key) slot.Value = slot.Key.LastValue.Get(Bytes(slot));
-            else slot.Value = Integer(slot.Type, Bytes(slot)).ToString(CultureInfo.InvariantCulture);
+            if (FieldTable.IsText(slot.Type)) lock (slot.Key) slot.Value = slot.Key.LastValue.Get(Bytes(slot));
+            else slot.Value = FieldTable.ReadInteger(slot.Type, Bytes(slot)).ToString(CultureInfo.InvariantCulture);
         }
         return slot.Value;
     }
-
-    private static long Integer(byte type, ReadOnlySpan<byte> bytes) => type switch
-    {
-        (byte)'b' => unchecked((sbyte)bytes[0]),
-        (byte)'B' => bytes[0],
-        (byte)'s' => BinaryPrimitives.ReadInt16BigEndian(bytes),
-        (byte)'u' => BinaryPrimitives.ReadUInt16BigEndian(bytes),
-        (byte)'I' => BinaryPrimitives.ReadInt32BigEndian(bytes),
-        (byte)'i' => BinaryPrimitives.ReadUInt32BigEndian(bytes),
-        _ => BinaryPrimitives.ReadInt64BigEndian(bytes),
-    };
 
     /// <summary>A header key the reader has met: its bytes, its string, and the last value read for it.</summary>
     internal sealed class Key(byte[] bytes)
