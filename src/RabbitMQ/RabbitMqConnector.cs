@@ -2,6 +2,7 @@ using System.Net.Sockets;
 using System.Security.Authentication;
 using System.Security.Cryptography.X509Certificates;
 using Prewire.Amqp;
+using Prewire.Messaging;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Exceptions;
 
@@ -72,20 +73,10 @@ public static class RabbitMqConnector
         }
     }
 
-    /// <summary>
-    /// The broker closed a connection that was just opened, in one line: 530 is its answer to a
-    /// virtual host that does not exist or that the user may not use, and it comes when the first
-    /// channel opens, not with the connection; 406 to a queue declared with settings other than
-    /// those it exists with (a classic queue declared as quorum, say).
-    /// </summary>
-    internal static AmqpException Refused(AmqpUri uri, string? queue, OperationInterruptedException e) => e.ShutdownReason switch
-    {
-        { ReplyCode: 530 } reason => new AmqpException($"RabbitMQ at {uri} refused virtual host '{uri.VirtualHost}': {reason.ReplyText}", e),
-        { ReplyCode: 406 } reason when queue is not null => new AmqpException(
-            $"RabbitMQ at {uri} refused the topology of queue '{queue}', which exists with other settings (delete it, or pick another queue or queue type): {reason.ReplyText}", e),
-        { } reason => new AmqpException($"RabbitMQ at {uri} closed the connection: {reason.ReplyText} ({reason.ReplyCode})", e),
-        null => new AmqpException($"RabbitMQ at {uri} closed the connection: {e.Message}", e),
-    };
+    /// <summary>The broker closed a connection (or its first channel) that was just opened, in the words of <see cref="BrokerSession.Refused"/>.</summary>
+    internal static AmqpException Refused(AmqpUri uri, string? queue, OperationInterruptedException e) => e.ShutdownReason is { } reason
+        ? BrokerSession.Refused(uri, queue, reason.ReplyCode, reason.ReplyText, e)
+        : new AmqpException($"RabbitMQ at {uri} closed the connection: {e.Message}", e);
 
     private static T? Find<T>(Exception e)
         where T : Exception

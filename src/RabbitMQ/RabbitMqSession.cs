@@ -76,20 +76,13 @@ public sealed class RabbitMqSession : BrokerSession
 
     private static async Task DeclareAsync(IChannel channel, BrokerSessionOptions options, CancellationToken cancellationToken)
     {
-        var type = options.QueueType == BrokerQueueType.Quorum ? "quorum" : "classic";
-        await channel.ExchangeDeclareAsync(options.DeadLetterExchange, ExchangeType.Fanout, durable: true, autoDelete: false, cancellationToken: cancellationToken).ConfigureAwait(false);
-        await channel.QueueDeclareAsync(options.DeadLetterQueue, durable: true, exclusive: false, autoDelete: false,
-            new Dictionary<string, object?> { ["x-queue-type"] = type }, cancellationToken: cancellationToken).ConfigureAwait(false);
-        await channel.QueueBindAsync(options.DeadLetterQueue, options.DeadLetterExchange, "", cancellationToken: cancellationToken).ConfigureAwait(false);
-
-        // Rejected messages (and those of a queue type with a delivery limit) go to the same place as
-        // the consumer's own dead letters.
-        await channel.QueueDeclareAsync(options.Queue, durable: true, exclusive: false, autoDelete: false,
-            new Dictionary<string, object?> { ["x-queue-type"] = type, ["x-dead-letter-exchange"] = options.DeadLetterExchange },
-            cancellationToken: cancellationToken).ConfigureAwait(false);
-        if (options.Exchange.Length == 0) return;
-        await channel.ExchangeDeclareAsync(options.Exchange, ExchangeType.Direct, durable: true, autoDelete: false, cancellationToken: cancellationToken).ConfigureAwait(false);
-        await channel.QueueBindAsync(options.Queue, options.Exchange, options.RoutingKey, cancellationToken: cancellationToken).ConfigureAwait(false);
+        var topology = BrokerTopology.Of(options);
+        foreach (var exchange in topology.Exchanges)
+            await channel.ExchangeDeclareAsync(exchange.Name, exchange.Type, durable: true, autoDelete: false, cancellationToken: cancellationToken).ConfigureAwait(false);
+        foreach (var queue in topology.Queues)
+            await channel.QueueDeclareAsync(queue.Name, durable: true, exclusive: false, autoDelete: false, queue.Arguments, cancellationToken: cancellationToken).ConfigureAwait(false);
+        foreach (var binding in topology.Bindings)
+            await channel.QueueBindAsync(binding.Queue, binding.Exchange, binding.RoutingKey, cancellationToken: cancellationToken).ConfigureAwait(false);
     }
 
     /// <summary>

@@ -4,8 +4,7 @@ namespace Prewire.Messaging;
 
 /// <summary>
 /// A <see cref="BrokerSession"/> on Prewire's own client: one <see cref="AmqpConnection"/> with the
-/// topology declared (the dead-letter exchange and queue, the queue with its dead-letter exchange, the
-/// exchange and binding), as RabbitMQ.Client's session declares it.
+/// <see cref="BrokerTopology"/> declared.
 /// </summary>
 public sealed class AmqpSession : BrokerSession
 {
@@ -51,7 +50,7 @@ public sealed class AmqpSession : BrokerSession
         }
         catch (AmqpException e) when (e.ReplyCode == 530)
         {
-            throw new AmqpException(AmqpExceptionKind.ConnectionClosed, $"RabbitMQ at {uri} refused virtual host '{uri.VirtualHost}': {e.ReplyText}", e);
+            throw Refused(uri, queue: null, e.ReplyCode, e.ReplyText, e);
         }
         try
         {
@@ -61,11 +60,7 @@ public sealed class AmqpSession : BrokerSession
         catch (Exception e)
         {
             await connection.DisposeAsync().ConfigureAwait(false);
-            if (e is AmqpException { ReplyCode: 406 } refused)
-            {
-                throw new AmqpException(AmqpExceptionKind.ChannelClosed,
-                    $"RabbitMQ at {uri} refused the topology of queue '{options.Queue}', which exists with other settings (delete it, or pick another queue or queue type): {refused.ReplyText}", e);
-            }
+            if (e is AmqpException { ReplyCode: 406 } refused) throw Refused(uri, options.Queue, refused.ReplyCode, refused.ReplyText, e);
             throw;
         }
     }
@@ -75,17 +70,10 @@ public sealed class AmqpSession : BrokerSession
 
     private static async Task DeclareAsync(AmqpConnection connection, BrokerSessionOptions options, CancellationToken cancellationToken)
     {
-        var type = options.QueueType == BrokerQueueType.Quorum ? "quorum" : "classic";
-        await connection.DeclareExchangeAsync(options.DeadLetterExchange, "fanout", cancellationToken: cancellationToken).ConfigureAwait(false);
-        await connection.DeclareQueueAsync(options.DeadLetterQueue, arguments: new() { ["x-queue-type"] = type }, cancellationToken: cancellationToken).ConfigureAwait(false);
-        await connection.BindQueueAsync(options.DeadLetterQueue, options.DeadLetterExchange, "", cancellationToken: cancellationToken).ConfigureAwait(false);
-        // Rejected messages (and those of a queue type with a delivery limit) go to the same place as
-        // the consumer's own dead letters.
-        await connection.DeclareQueueAsync(options.Queue, arguments: new() { ["x-queue-type"] = type, ["x-dead-letter-exchange"] = options.DeadLetterExchange },
-            cancellationToken: cancellationToken).ConfigureAwait(false);
-        if (options.Exchange.Length == 0) return;
-        await connection.DeclareExchangeAsync(options.Exchange, "direct", cancellationToken: cancellationToken).ConfigureAwait(false);
-        await connection.BindQueueAsync(options.Queue, options.Exchange, options.RoutingKey, cancellationToken: cancellationToken).ConfigureAwait(false);
+        var topology = BrokerTopology.Of(options);
+        foreach (var exchange in topology.Exchanges) await connection.DeclareExchangeAsync(exchange.Name, exchange.Type, cancellationToken: cancellationToken).ConfigureAwait(false);
+        foreach (var queue in topology.Queues) await connection.DeclareQueueAsync(queue.Name, arguments: queue.Arguments, cancellationToken: cancellationToken).ConfigureAwait(false);
+        foreach (var binding in topology.Bindings) await connection.BindQueueAsync(binding.Queue, binding.Exchange, binding.RoutingKey, cancellationToken: cancellationToken).ConfigureAwait(false);
     }
 
     // The connection's end, in the words RabbitMQ.Client's session uses: a loss the reconnection handles.

@@ -53,6 +53,24 @@ public abstract class BrokerSession : IAsyncDisposable
             : new AmqpException($"no RabbitMQ node of {failures.Count} could be used: {string.Join("; ", failures.Select(f => f.Message))}", new AggregateException(failures));
     }
 
+    /// <summary>
+    /// A node's refusal while a session opened, in one line for every client: 530 is RabbitMQ's answer to
+    /// a virtual host that does not exist or that the user may not use (it comes when the first channel
+    /// opens, not with the connection); 406 to a queue declared with settings other than those it exists
+    /// with (a classic queue declared as quorum, say). <paramref name="queue"/> is null before the topology.
+    /// </summary>
+    public static AmqpException Refused(AmqpUri uri, string? queue, ushort replyCode, string replyText, Exception innerException)
+    {
+        ArgumentNullException.ThrowIfNull(uri);
+        return replyCode switch
+        {
+            530 => new AmqpException(AmqpExceptionKind.ConnectionClosed, $"RabbitMQ at {uri} refused virtual host '{uri.VirtualHost}': {replyText}", innerException),
+            406 when queue is not null => new AmqpException(AmqpExceptionKind.ChannelClosed,
+                $"RabbitMQ at {uri} refused the topology of queue '{queue}', which exists with other settings (delete it, or pick another queue or queue type): {replyText}", innerException),
+            _ => new AmqpException(AmqpExceptionKind.ConnectionClosed, $"RabbitMQ at {uri} closed the connection: {replyText} ({replyCode})", innerException),
+        };
+    }
+
     /// <inheritdoc />
     public async ValueTask DisposeAsync()
     {
