@@ -37,11 +37,7 @@ public sealed partial class AmqpConnection
             channels[i].Expect(reply);
             replies[i] = reply.Task;
         }
-        await Writer.WriteAsync(static (output, send) =>
-        {
-            send.Connection.ThrowIfFailed();
-            foreach (var channel in send.Channels) AmqpFrameWriter.WriteMethod(output, channel.Number, send.Request);
-        }, (Connection: this, Channels: channels, Request: request), cancellationToken).ConfigureAwait(false);
+        await Writer.WriteAsync(new MethodFrames<TRequest>(request, channels: channels, mustBeOpen: this), cancellationToken).ConfigureAwait(false);
         ThrowIfFailed();
     }
 

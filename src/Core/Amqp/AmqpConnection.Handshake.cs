@@ -1,3 +1,4 @@
+using Prewire.Amqp.Internal;
 using System.Text;
 using Prewire.Framing.Internal;
 using Prewire.Framing.Internal.Methods;
@@ -8,7 +9,7 @@ public sealed partial class AmqpConnection
 {
     private async Task HandshakeAsync(AmqpConnectionOptions options, CancellationToken cancellationToken)
     {
-        await Writer.WriteAsync(static (output, _) => AmqpFrameWriter.WriteProtocolHeader(output), 0, cancellationToken).ConfigureAwait(false);
+        await Writer.WriteAsync(FixedFrames.ProtocolHeader, cancellationToken).ConfigureAwait(false);
 
         var start = await ExpectAsync<ConnectionStart>(cancellationToken).ConfigureAwait(false);
         var mechanism = _external ? "EXTERNAL" : "PLAIN";
@@ -21,7 +22,7 @@ public sealed partial class AmqpConnection
 
         // EXTERNAL: the broker takes the user from the certificate; the response is empty.
         var startOk = new ConnectionStartOk(ClientProperties(options.ClientName), mechanism, _external ? [] : PlainResponse(), "en_US");
-        await Writer.WriteAsync(static (output, startOk) => AmqpFrameWriter.WriteMethod(output, 0, startOk), startOk, cancellationToken).ConfigureAwait(false);
+        await Writer.WriteAsync(new MethodFrames<ConnectionStartOk>(startOk), cancellationToken).ConfigureAwait(false);
 
         var tune = await ExpectAsync<ConnectionTune>(cancellationToken).ConfigureAwait(false);
         _channelMax = tune.ChannelMax;
@@ -29,11 +30,8 @@ public sealed partial class AmqpConnection
         var heartbeat = (ushort)Negotiate(tune.Heartbeat, (uint)Math.Min(ushort.MaxValue, options.RequestedHeartbeat.TotalSeconds));
         if (options.RequestedHeartbeat == TimeSpan.Zero) heartbeat = 0;
         _heartbeat = TimeSpan.FromSeconds(heartbeat);
-        await Writer.WriteAsync(static (output, open) =>
-        {
-            AmqpFrameWriter.WriteMethod(output, 0, open.TuneOk);
-            AmqpFrameWriter.WriteMethod(output, 0, open.Open);
-        }, (TuneOk: new ConnectionTuneOk(tune.ChannelMax, _frameMax, heartbeat), Open: new ConnectionOpen(_address.VirtualHost, "", false)), cancellationToken).ConfigureAwait(false);
+        await Writer.WriteAsync(new MethodFrames<ConnectionTuneOk>(new(tune.ChannelMax, _frameMax, heartbeat)), cancellationToken).ConfigureAwait(false);
+        await Writer.WriteAsync(new MethodFrames<ConnectionOpen>(new(_address.VirtualHost, "", false)), cancellationToken).ConfigureAwait(false);
         await ExpectAsync<ConnectionOpenOk>(cancellationToken).ConfigureAwait(false);
     }
 

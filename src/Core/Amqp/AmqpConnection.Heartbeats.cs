@@ -1,4 +1,4 @@
-using Prewire.Framing.Internal;
+using Prewire.Amqp.Internal;
 
 namespace Prewire.Amqp;
 
@@ -19,7 +19,7 @@ public sealed partial class AmqpConnection
                     _transport.Abort(missed);
                     return;
                 }
-                await Writer.WriteAsync(static (output, _) => AmqpFrameWriter.WriteHeartbeat(output), 0).ConfigureAwait(false);
+                await Writer.WriteAsync(FixedFrames.Heartbeat).ConfigureAwait(false);
             }
         }
         catch (Exception e) when (e is IOException or InvalidOperationException or ObjectDisposedException)

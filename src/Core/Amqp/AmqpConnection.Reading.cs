@@ -1,3 +1,4 @@
+using Prewire.Amqp.Internal;
 using Prewire.Framing.Internal;
 using Prewire.Framing.Internal.Methods;
 
@@ -107,7 +108,7 @@ public sealed partial class AmqpConnection
         try
         {
             // No check for a failure: the connection may already count as failed (its close is why we reply).
-            await Writer.WriteAsync(static (output, reply) => AmqpFrameWriter.WriteMethod(output, reply.Number, reply.Method), (Number: channel?.Number ?? 0, Method: method)).ConfigureAwait(false);
+            await Writer.WriteAsync(new MethodFrames<T>(method, channel?.Number ?? 0)).ConfigureAwait(false);
         }
         catch (Exception e) when (e is IOException or InvalidOperationException or ObjectDisposedException)
         {

@@ -142,15 +142,13 @@ public sealed partial class AmqpConnection : IAsyncDisposable
             // forever: without a turn in time, skip the polite close.
             try
             {
-                var written = await Writer.TryWriteAsync(static (output, connection) =>
-                {
-                    if (connection._failure is null) AmqpFrameWriter.WriteMethod(output, 0, new ConnectionClose(200, "Goodbye", 0, 0));
-                }, this, Left(), cancellationToken).ConfigureAwait(false);
+                var written = await Writer.TryWriteAsync(new MethodFrames<ConnectionClose>(new(200, "Goodbye", 0, 0), mustBeOpen: this), Left(), cancellationToken).ConfigureAwait(false);
                 if (written) await Task.WhenAny(_closeOk.Task, Task.Delay(Left(), cancellationToken)).ConfigureAwait(false);
             }
-            catch (Exception e) when (e is IOException or InvalidOperationException or ObjectDisposedException)
+            catch (Exception e) when (e is IOException or AmqpException or InvalidOperationException or ObjectDisposedException)
             {
-                // The send side failed before the read loop saw it: the loss is no news to whoever closes.
+                // The connection failed meanwhile, or its send side did before the read loop saw it: the loss
+                // is no news to whoever closes.
             }
         }
         Fail(new ObjectDisposedException(nameof(AmqpConnection), $"the connection to {Broker} was closed"));

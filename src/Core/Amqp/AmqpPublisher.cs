@@ -187,8 +187,7 @@ public sealed class AmqpPublisher : IAsyncDisposable
             {
                 if (body.Length <= _connection.Writer.FlushThreshold)
                 {
-                    await _connection.Writer.WriteAsync(static (output, publish) => publish.Publisher.WriteToPipe(output, publish.Channel, publish.Method, publish.Properties, publish.Body),
-                        (Publisher: this, Channel: channel, Method: method, Properties: properties, Body: body), cancellationToken).ConfigureAwait(false);
+                    await channel.WriteAsync(_connection.Writer, method, properties, body, cancellationToken).ConfigureAwait(false);
                     confirm = channel.TakeConfirm();
                 }
                 else
@@ -220,7 +219,7 @@ public sealed class AmqpPublisher : IAsyncDisposable
     }
 
     /// <summary>A body up to the flush threshold: its frames are written into the connection's pipe, in the connection's write turn.</summary>
-    private void WriteToPipe(PipeWriter output, PublishChannel channel, in BasicPublish method, BasicProperties? properties, in ReadOnlySequence<byte> body)
+    internal void WriteToPipe(PipeWriter output, PublishChannel channel, in BasicPublish method, BasicProperties? properties, in ReadOnlySequence<byte> body)
     {
         ThrowIfFailed();
         var sequence = channel.LastSequence + 1;

@@ -1,4 +1,4 @@
-using Prewire.Framing.Internal;
+using Prewire.Amqp.Internal;
 using Prewire.Testing;
 
 namespace Prewire.Amqp;
@@ -53,7 +53,7 @@ public sealed class AmqpConnectionLossTests
             try
             {
                 // A heartbeat: something to flush, harmless to a broker still there.
-                await connection.Writer.WriteAsync(static (output, _) => AmqpFrameWriter.WriteHeartbeat(output), 0, ct);
+                await connection.Writer.WriteAsync(FixedFrames.Heartbeat, ct);
             }
             catch (IOException)
             {

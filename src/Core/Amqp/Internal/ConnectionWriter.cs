@@ -31,16 +31,16 @@ internal sealed class ConnectionWriter(AmqpConnection connection, SocketConnecti
     /// </summary>
     public long Flushes => Volatile.Read(ref _flushes);
 
-    /// <summary>Takes a turn, writes with <paramref name="write"/> (which may throw to write nothing), and flushes by the policy.</summary>
+    /// <summary>Takes a turn, writes <paramref name="frames"/> (which may throw to write nothing), and flushes by the policy.</summary>
     [AsyncMethodBuilder(typeof(PooledValueTaskMethodBuilder))]
-    public async ValueTask WriteAsync<TState>(Action<PipeWriter, TState> write, TState state, CancellationToken cancellationToken = default)
+    public async ValueTask WriteAsync(IFrameSource frames, CancellationToken cancellationToken = default)
     {
         await _turn.WaitAsync().ConfigureAwait(false);
         try
         {
             try
             {
-                write(_output, state);
+                frames.WriteFrames(_output);
             }
             catch
             {
@@ -62,7 +62,7 @@ internal sealed class ConnectionWriter(AmqpConnection connection, SocketConnecti
     /// does not come within <paramref name="limit"/> (a writer stuck behind back-pressure from a blocked
     /// broker); the late turn is handed back unused.
     /// </summary>
-    public async Task<bool> TryWriteAsync<TState>(Action<PipeWriter, TState> write, TState state, TimeSpan limit, CancellationToken cancellationToken)
+    public async Task<bool> TryWriteAsync(IFrameSource frames, TimeSpan limit, CancellationToken cancellationToken)
     {
         var turn = _turn.WaitAsync().AsTask();
         if (await Task.WhenAny(turn, Task.Delay(limit, cancellationToken)).ConfigureAwait(false) != turn)
@@ -72,7 +72,7 @@ internal sealed class ConnectionWriter(AmqpConnection connection, SocketConnecti
         }
         try
         {
-            write(_output, state);
+            frames.WriteFrames(_output);
             Check(await FlushPipeAsync(cancellationToken).ConfigureAwait(false));
             return true;
         }

@@ -1,3 +1,5 @@
+using System.Buffers;
+using System.IO.Pipelines;
 using Prewire.Framing.Internal;
 using Prewire.Framing.Internal.Methods;
 using Prewire.Tasks;
@@ -8,10 +10,11 @@ namespace Prewire.Amqp.Internal;
 /// One channel of a publisher: its publish sequence (the broker's delivery tags count per channel),
 /// its outstanding confirms, and the basic.return whose content header it is waiting for.
 /// </summary>
-internal sealed class PublishChannel(AmqpPublisher publisher) : AmqpChannel
+internal sealed class PublishChannel(AmqpPublisher publisher) : AmqpChannel, IFrameSource
 {
     private (FramedContent, ChannelBodySend)? _direct;
     private PooledCompletion<bool> _confirm;
+    private (BasicPublish Method, BasicProperties? Properties, ReadOnlySequence<byte> Body) _outgoing;
 
     /// <summary>
     /// Held by one publish from its method frame to its last body frame: AMQP lets frames of different
@@ -36,6 +39,21 @@ internal sealed class PublishChannel(AmqpPublisher publisher) : AmqpChannel
     /// moved, that publish may still be in the pipe, and a direct send must not overtake it.
     /// </summary>
     public long LastPipeWrite { get; private set; } = -1;
+
+    /// <summary>Writes a publish's frames into the pipe in <paramref name="writer"/>'s turn (a body up to its flush threshold); under <see cref="Turn"/>.</summary>
+    public ValueTask WriteAsync(ConnectionWriter writer, in BasicPublish method, BasicProperties? properties, in ReadOnlySequence<byte> body, CancellationToken cancellationToken)
+    {
+        _outgoing = (method, properties, body);
+        return writer.WriteAsync(this, cancellationToken);
+    }
+
+    void IFrameSource.WriteFrames(PipeWriter output)
+    {
+        // Let go of the caller's body and properties whatever happens: the channel outlives the publish.
+        var (method, properties, body) = _outgoing;
+        _outgoing = default;
+        publisher.WriteToPipe(output, this, method, properties, body);
+    }
 
     /// <summary>A publish with <paramref name="sequence"/> was written (at <paramref name="pipeWrite"/>); in confirm mode its confirm is awaited from here on.</summary>
     public void Published(ulong sequence, long pipeWrite)

@@ -17,7 +17,7 @@ namespace Prewire.Amqp.Internal;
 /// The loop wakes on the thread pool after the first settlement, so the settlements made meanwhile (the
 /// rest of a read's deliveries, handled on the read loop) go out in the same frame and flush.
 /// </remarks>
-internal sealed class Settlements
+internal sealed class Settlements : IFrameSource
 {
     private readonly AmqpConnection _connection;
     private readonly AmqpChannel _channel;
@@ -79,7 +79,7 @@ internal sealed class Settlements
     }
 
     /// <summary>Writes what is settled and not yet written, now (a stopping consumer, before its channel closes).</summary>
-    public ValueTask FlushAsync() => _connection.Writer.WriteAsync(static (output, settlements) => settlements.WriteBatch(output), this);
+    public ValueTask FlushAsync() => _connection.Writer.WriteAsync(this);
 
     private async Task LoopAsync()
     {
@@ -109,7 +109,7 @@ internal sealed class Settlements
     }
 
     // In the connection's write turn: the singles first, then the multiple ack that may cover them.
-    private void WriteBatch(PipeWriter output)
+    public void WriteFrames(PipeWriter output)
     {
         ulong ackUpTo = 0;
         lock (_lock)
