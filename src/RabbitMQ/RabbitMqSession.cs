@@ -63,7 +63,7 @@ public sealed class RabbitMqSession : BrokerSession
                 new CreateChannelOptions(publisherConfirmationsEnabled: options.Confirms, publisherConfirmationTrackingEnabled: options.Confirms,
                     consumerDispatchConcurrency: Math.Max(options.ConsumerConcurrency, (ushort)1)),
                 cancellationToken).ConfigureAwait(false);
-            await DeclareAsync(channel, options, cancellationToken).ConfigureAwait(false);
+            await BrokerTopology.DeclareAsync(options, new RabbitMqTopologyTarget(channel), cancellationToken).ConfigureAwait(false);
             return new RabbitMqSession(options, uri, connection, channel);
         }
         catch (Exception e)
@@ -72,17 +72,6 @@ public sealed class RabbitMqSession : BrokerSession
             if (e is OperationInterruptedException interrupted) throw RabbitMqConnector.Refused(uri, options.Queue, interrupted);
             throw;
         }
-    }
-
-    private static async Task DeclareAsync(IChannel channel, BrokerSessionOptions options, CancellationToken cancellationToken)
-    {
-        var topology = BrokerTopology.Of(options);
-        foreach (var exchange in topology.Exchanges)
-            await channel.ExchangeDeclareAsync(exchange.Name, exchange.Type, durable: true, autoDelete: false, cancellationToken: cancellationToken).ConfigureAwait(false);
-        foreach (var queue in topology.Queues)
-            await channel.QueueDeclareAsync(queue.Name, durable: true, exclusive: false, autoDelete: false, queue.Arguments, cancellationToken: cancellationToken).ConfigureAwait(false);
-        foreach (var binding in topology.Bindings)
-            await channel.QueueBindAsync(binding.Queue, binding.Exchange, binding.RoutingKey, cancellationToken: cancellationToken).ConfigureAwait(false);
     }
 
     /// <summary>

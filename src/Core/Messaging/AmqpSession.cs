@@ -1,4 +1,5 @@
 using Prewire.Amqp;
+using Prewire.Messaging.Internal;
 
 namespace Prewire.Messaging;
 
@@ -54,7 +55,7 @@ public sealed class AmqpSession : BrokerSession
         }
         try
         {
-            await DeclareAsync(connection, options, cancellationToken).ConfigureAwait(false);
+            await BrokerTopology.DeclareAsync(options, new AmqpTopologyTarget(connection), cancellationToken).ConfigureAwait(false);
             return new AmqpSession(options, uri, connection);
         }
         catch (Exception e)
@@ -67,14 +68,6 @@ public sealed class AmqpSession : BrokerSession
 
     /// <inheritdoc />
     protected override async ValueTask DisposeAsyncCore() => await Connection.DisposeAsync().ConfigureAwait(false);
-
-    private static async Task DeclareAsync(AmqpConnection connection, BrokerSessionOptions options, CancellationToken cancellationToken)
-    {
-        var topology = BrokerTopology.Of(options);
-        foreach (var exchange in topology.Exchanges) await connection.DeclareExchangeAsync(exchange.Name, exchange.Type, cancellationToken: cancellationToken).ConfigureAwait(false);
-        foreach (var queue in topology.Queues) await connection.DeclareQueueAsync(queue.Name, arguments: queue.Arguments, cancellationToken: cancellationToken).ConfigureAwait(false);
-        foreach (var binding in topology.Bindings) await connection.BindQueueAsync(binding.Queue, binding.Exchange, binding.RoutingKey, cancellationToken: cancellationToken).ConfigureAwait(false);
-    }
 
     // The connection's end, in the words RabbitMQ.Client's session uses: a loss the reconnection handles.
     private static async Task<AmqpException> LostAsync(AmqpConnection connection, AmqpUri uri)
