@@ -48,8 +48,8 @@ return app.Run(args, async (parsed, log, cancellationToken) =>
     report.Ready();
 
     if (connection is null || count == 0) return ExitCodes.Success;
-    var receiver = BrokerClients.Receiver(client, connection, pipeline, (id, e) => log.Warning("Message {MessageId} failed and is rejected: {Error}", id, e.Message),
-        e => log.Warning("{Error}; reconnecting, then consuming again", e.Message), probes.SetReady);
+    var receiver = client.CreateReceiver(connection, pipeline, (id, e) => log.Warning("Message {MessageId} failed and is rejected: {Error}", id, e.Message));
+    (receiver.ConnectionLost, receiver.Consuming) = (e => log.Warning("{Error}; reconnecting, then consuming again", e.Message), probes.SetReady);
     if (count is null) log.Information("Consuming {Queue} until stopped (SIGTERM or SIGINT)", options.Queue);
     var result = await new ConsumeRun(receiver, report, log).RunAsync(count, parsed.GetValue(prefetchOption), cancellationToken);
     log.Information("Handled and acknowledged {Count}{Of:l} messages from {Queue} in {Elapsed:0} ms ({Builder} pipeline; {DeadLettered} dead-lettered, {Duplicates} duplicates skipped, {Reconnects} reconnects){Stopped}",

@@ -35,7 +35,7 @@ internal sealed class BrokerLink(BrokerSessionOptions? options, BrokerClient cli
         try
         {
             var connection = _connection = await ConnectAsync(options, stopping).ConfigureAwait(false);
-            await BrokerOptions.AttachAsync(connection, dispatch, stopping).ConfigureAwait(false);
+            await dispatch.AttachAsync(connection, stopping).ConfigureAwait(false);
             while (true)
             {
                 var session = connection.Session;

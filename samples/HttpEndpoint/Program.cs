@@ -31,7 +31,7 @@ return app.Run(args, async (parsed, log, cancellationToken) =>
             () => OutgoingLogicalContext.Rent(Guid.NewGuid(), RawMessages.Message.Rent("warm-up", "application/json", body), cancellationToken), parsed.GetValue(warmupCount), Console.Out,
             handled: message => ((RawMessages.Message)message.Message).Return());
     }
-    await using var dispatch = BrokerClients.Dispatch(client);
+    await using var dispatch = client.CreateDispatch();
     var pipeline = PipelineSelection.Build<OutgoingLogicalContext>(SamplePipelines.Ingress(new Prewire.Samples.Messaging.Route(options.Exchange, options.RoutingKey), dispatch));
     await using var link = new BrokerLink(BrokerOptions.Connecting(options, log, neededBy: null), client, dispatch, log);
     using var metrics = new IngressMetrics();

@@ -19,7 +19,7 @@ app.AddHeapCheck();
 return app.Run(args, async (parsed, log, cancellationToken) =>
 {
     var (options, client, count) = (broker.Session(parsed, "prewire-publisher", confirms: true), broker.Client(parsed), parsed.GetValue(countOption));
-    await using var dispatch = BrokerClients.Dispatch(client);
+    await using var dispatch = client.CreateDispatch();
     var route = new Route(options.Exchange, options.RoutingKey);
     if (app.WantsWarmupReport(parsed))
     {
@@ -57,7 +57,7 @@ return app.Run(args, async (parsed, log, cancellationToken) =>
     {
         if (connecting is null) return null;
         var connection = await BrokerOptions.ConnectAsync(connecting, client, log, cancellationToken);
-        await BrokerOptions.AttachAsync(connection, dispatch, cancellationToken);
+        await dispatch.AttachAsync(connection, cancellationToken);
         return connection;
     }
 });

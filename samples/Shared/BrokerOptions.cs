@@ -17,7 +17,7 @@ public sealed class BrokerOptions
     private readonly Option<BrokerQueueType> _queueType;
     private readonly Option<string?> _exchange;
     private readonly Option<string?> _routingKey;
-    private readonly Option<BrokerClient> _client;
+    private readonly Option<string> _client;
     private readonly Option<bool> _amqpPublisher;
     private readonly Option<string?> _caFile;
     private readonly Option<string?> _clientCertificate;
@@ -42,7 +42,7 @@ public sealed class BrokerOptions
         _client = app.AddParsed("--client", BrokerClients.HasRabbitMQ
                 ? "AMQP client: prewire (Prewire's own, zero-copy; the default) or rabbitmq (RabbitMQ.Client)."
                 : $"AMQP client: prewire (Prewire's own, zero-copy; rabbitmq needs an app built with {BrokerClients.BothClientsProperty}).",
-            "PREWIRE_CLIENT", BrokerClients.Default, "prewire or rabbitmq", ParseClient);
+            "PREWIRE_CLIENT", "prewire", "prewire or rabbitmq", ParseClient);
         _amqpPublisher = app.AddFlag("--amqp-publisher", "Same as --client prewire (the name it had when only publishes were Prewire's and RabbitMQ.Client was the default).");
         _caFile = app.AddOption("--ca-file", "For amqps:// nodes: a PEM file of the certificate authorities to trust instead of the system's store.", "PREWIRE_CA_FILE");
         _clientCertificate = app.AddOption("--client-cert", "For amqps:// nodes: a PEM client certificate to show the broker; it then authenticates by EXTERNAL (the certificate's name is the user), not the URI's password.", "PREWIRE_CLIENT_CERT");
@@ -56,19 +56,17 @@ public sealed class BrokerOptions
     public BrokerClient Client(ParseResult parsed)
     {
         ArgumentNullException.ThrowIfNull(parsed);
-        var client = parsed.GetValue(_amqpPublisher) ? BrokerClient.Prewire : parsed.GetValue(_client);
-        if (client == BrokerClient.RabbitMQ && !BrokerClients.HasRabbitMQ)
-            throw new AppException($"--client rabbitmq: this build has no RabbitMQ.Client (build the app with {BrokerClients.BothClientsProperty} for it); use --client prewire", ExitCodes.Usage);
-        return client;
+        var name = parsed.GetValue(_amqpPublisher) ? "prewire" : parsed.GetValue(_client);
+        return BrokerClients.Built.FirstOrDefault(client => string.Equals(client.Name, name, StringComparison.OrdinalIgnoreCase))
+            ?? throw new AppException($"--client {name}: this build has no RabbitMQ.Client (build the app with {BrokerClients.BothClientsProperty} for it); use --client prewire", ExitCodes.Usage);
     }
 
     // Names only ("1" is not a client); rabbitmq parses in every build, so the refusal can say why.
-    private static (bool, BrokerClient) ParseClient(string text) => text.ToLowerInvariant() switch
+    private static (bool, string) ParseClient(string text)
     {
-        "prewire" => (true, BrokerClient.Prewire),
-        "rabbitmq" => (true, BrokerClient.RabbitMQ),
-        _ => (false, default),
-    };
+        var name = text.ToLowerInvariant();
+        return (name is "prewire" or "rabbitmq", name);
+    }
 
     // Up to a day: more is a typo, not a slow node.
     private static (bool, TimeSpan) ParseSeconds(string text) =>
@@ -140,28 +138,10 @@ public sealed class BrokerOptions
     public static async Task<BrokerConnection> ConnectAsync(BrokerSessionOptions options, BrokerClient client, ILogger log, CancellationToken cancellationToken, ReconnectPolicy? policy = null)
     {
         ArgumentNullException.ThrowIfNull(log);
-        var connection = await BrokerConnection.OpenAsync(options, BrokerClients.Sessions(client), policy ?? new ReconnectPolicy(), cancellationToken).ConfigureAwait(false);
+        var connection = await BrokerConnection.OpenAsync(options, client.OpenSession, policy ?? new ReconnectPolicy(), cancellationToken).ConfigureAwait(false);
         log.Information("Connected to {Broker} as {Client}", connection.Session.Uri, options.ClientName);
         connection.RetryingAfter = (e, delay) => log.Warning("Could not reconnect ({Error}); trying again in {Delay:0} ms", e.Message, delay.TotalMilliseconds);
         connection.Reconnected = session => log.Information("Reconnected to {Broker}", session.Uri);
         return connection;
-    }
-
-    /// <summary>
-    /// Gives <paramref name="dispatch"/> the connection: RabbitMQ.Client publishes on its session's
-    /// channel; Prewire's publisher opens channels on the session's connection, again after every
-    /// reconnection.
-    /// </summary>
-    public static async Task AttachAsync(BrokerConnection connection, BrokerDispatch dispatch, CancellationToken cancellationToken)
-    {
-        ArgumentNullException.ThrowIfNull(connection);
-        if (dispatch is AmqpPublisherDispatch zeroCopy)
-        {
-            Task Open(BrokerSession session, CancellationToken token) => zeroCopy.OpenAsync(AmqpSession.Of(session).Connection, token);
-            await Open(connection.Session, cancellationToken).ConfigureAwait(false);
-            connection.OnReconnected(Open);
-            return;
-        }
-        BrokerClients.Attach(dispatch, connection);
     }
 }

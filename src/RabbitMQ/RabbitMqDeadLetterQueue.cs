@@ -15,6 +15,14 @@ public sealed class RabbitMqDeadLetterQueue : IDeadLetterQueue
 {
     private BrokerConnection? _connection;
 
+    /// <summary>Made without a connection: <see cref="Attach"/> gives it one before the first dead letter.</summary>
+    public RabbitMqDeadLetterQueue()
+    {
+    }
+
+    /// <summary>Made attached to <paramref name="connection"/> (<see cref="Attach"/>).</summary>
+    public RabbitMqDeadLetterQueue(BrokerConnection connection) => Attach(connection);
+
     /// <summary>Dead-letters through <paramref name="connection"/>'s session from now on, whose channel must have publisher confirms on.</summary>
     public void Attach(BrokerConnection connection)
     {

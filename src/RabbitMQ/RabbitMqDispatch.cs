@@ -29,6 +29,13 @@ public sealed class RabbitMqDispatch : BrokerDispatch
     }
 
     /// <inheritdoc />
+    public override Task AttachAsync(BrokerConnection connection, CancellationToken cancellationToken)
+    {
+        Attach(connection);
+        return Task.CompletedTask;
+    }
+
+    /// <inheritdoc />
     [AsyncMethodBuilder(typeof(PooledValueTaskMethodBuilder))]
     protected override async ValueTask Terminate(DispatchContext context)
     {

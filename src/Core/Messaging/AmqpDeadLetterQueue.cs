@@ -15,6 +15,14 @@ public sealed class AmqpDeadLetterQueue : IDeadLetterQueue
     private BrokerConnection? _connection;
     private (BrokerSession Session, Task<AmqpPublisher> Publisher)? _current;
 
+    /// <summary>Made without a connection: <see cref="Attach"/> gives it one before the first dead letter.</summary>
+    public AmqpDeadLetterQueue()
+    {
+    }
+
+    /// <summary>Made attached to <paramref name="connection"/> (<see cref="Attach"/>).</summary>
+    public AmqpDeadLetterQueue(BrokerConnection connection) => Attach(connection);
+
     /// <summary>Dead-letters through <paramref name="connection"/>'s session from now on, whichever session that is at the time.</summary>
     public void Attach(BrokerConnection connection)
     {

@@ -55,6 +55,16 @@ public sealed class AmqpPublisherDispatch : BrokerDispatch
         }
     }
 
+    /// <summary>Publishes on channels of <paramref name="connection"/>'s session (<see cref="OpenAsync"/>), opened again on each new session after a reconnection.</summary>
+    public override async Task AttachAsync(BrokerConnection connection, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(connection);
+        await OpenOnAsync(connection.Session, cancellationToken).ConfigureAwait(false);
+        connection.OnReconnected(OpenOnAsync);
+    }
+
+    private Task OpenOnAsync(BrokerSession session, CancellationToken cancellationToken) => OpenAsync(AmqpSession.Of(session).Connection, cancellationToken);
+
     /// <inheritdoc />
     [AsyncMethodBuilder(typeof(PooledValueTaskMethodBuilder))]
     protected override async ValueTask Terminate(DispatchContext context)

@@ -1,3 +1,4 @@
+using Prewire.Amqp;
 using System.Globalization;
 using Prewire.Pipeline;
 
@@ -24,6 +25,10 @@ public abstract class BrokerDispatch : PipelineTerminator<DispatchContext>, IAsy
 
     /// <summary>The client that publishes, for logs.</summary>
     public abstract string Client { get; }
+
+    /// <summary>Publishes through <paramref name="connection"/> from now on, whichever session it has at the time (again after every reconnection).</summary>
+    /// <exception cref="AmqpException">The broker refused what publishing needs (a channel), or the connection is gone.</exception>
+    public abstract Task AttachAsync(BrokerConnection connection, CancellationToken cancellationToken);
 
     /// <summary>The AMQP content type of <paramref name="context"/>'s body.</summary>
     protected static string? ContentTypeOf(DispatchContext context)

@@ -10,13 +10,13 @@ public abstract class BrokerReceiver
     public TimeSpan DrainTimeout { get; init; } = TimeSpan.FromSeconds(4);
 
     /// <summary>Called when the connection was lost, before reconnecting.</summary>
-    public Action<Exception>? ConnectionLost { get; init; }
+    public Action<Exception>? ConnectionLost { get; set; }
 
     /// <summary>
     /// Called with <see langword="true"/> once the broker accepted the consumer (again after each
     /// reconnection), and with <see langword="false"/> when its channel is lost or the run stops.
     /// </summary>
-    public Action<bool>? Consuming { get; init; }
+    public Action<bool>? Consuming { get; set; }
 
     /// <summary>What the run has done so far (its reconnections not counted until it returns).</summary>
     public abstract ReceiveResult Progress { get; }
