@@ -24,14 +24,14 @@ public static class BrokerClients
     public const string BothClientsProperty = "-p:PrewireAmqpClient=Both";
 
     /// <summary>The client an app uses when none is asked for, in every build: Prewire's.</summary>
-    public static BrokerClient Default => BrokerClient.Prewire;
+    public static BrokerClient Default => AmqpClient.Instance;
 
     /// <summary>The clients this build holds.</summary>
     public static IReadOnlyList<BrokerClient> Built { get; } =
     [
-        BrokerClient.Prewire,
+        AmqpClient.Instance,
 #if PREWIRE_RABBITMQ
-        RabbitMqSession.Client,
+        RabbitMqClient.Instance,
 #endif
     ];
 

@@ -138,7 +138,7 @@ public sealed class BrokerOptions
     public static async Task<BrokerConnection> ConnectAsync(BrokerSessionOptions options, BrokerClient client, ILogger log, CancellationToken cancellationToken, ReconnectPolicy? policy = null)
     {
         ArgumentNullException.ThrowIfNull(log);
-        var connection = await BrokerConnection.OpenAsync(options, client.OpenSession, policy ?? new ReconnectPolicy(), cancellationToken).ConfigureAwait(false);
+        var connection = await BrokerConnection.OpenAsync(options, client.OpenSessionAsync, policy ?? new ReconnectPolicy(), cancellationToken).ConfigureAwait(false);
         log.Information("Connected to {Broker} as {Client}", connection.Session.Uri, options.ClientName);
         connection.RetryingAfter = (e, delay) => log.Warning("Could not reconnect ({Error}); trying again in {Delay:0} ms", e.Message, delay.TotalMilliseconds);
         connection.Reconnected = session => log.Information("Reconnected to {Broker}", session.Uri);

@@ -52,10 +52,6 @@ public sealed class RabbitMqSession : BrokerSession
     public static RabbitMqSession Of(BrokerSession session) =>
         session as RabbitMqSession ?? throw new ArgumentException($"the session was opened with another client ({session?.GetType().Name}), not RabbitMQ.Client", nameof(session));
 
-    /// <summary>RabbitMQ.Client as a <see cref="BrokerClient"/>: this session, <see cref="RabbitMqDispatch"/>, <see cref="RabbitMqDeadLetterQueue"/>, <see cref="RabbitMqReceiver"/>.</summary>
-    public static BrokerClient Client { get; } = new("RabbitMQ", OpenAsync, () => new RabbitMqDispatch(),
-        connection => new RabbitMqDeadLetterQueue(connection), (connection, pipeline, rejected) => new RabbitMqReceiver(connection, pipeline, rejected));
-
     /// <summary>Connects to <paramref name="uri"/>, opens the channel and declares the topology: a <see cref="BrokerSessionFactory"/>.</summary>
     /// <exception cref="AmqpException">The node refused or could not be reached.</exception>
     public static async Task<BrokerSession> OpenAsync(BrokerSessionOptions options, AmqpUri uri, CancellationToken cancellationToken)

@@ -74,7 +74,7 @@ public sealed class AppCommandTests
     {
         var (app, parsed) = Parse(args.Split(' ', StringSplitOptions.RemoveEmptyEntries));
         Assert.Empty(parsed.Errors);
-        Assert.Same(Prewire.Messaging.BrokerClient.Prewire, app.Client(parsed));
+        Assert.Same(Prewire.Messaging.AmqpClient.Instance, app.Client(parsed));
     }
 
     [Theory]
@@ -100,7 +100,7 @@ public sealed class AppCommandTests
             var (app, parsed) = Parse();
             Assert.Equal(ExitCodes.Usage, Assert.Throws<AppException>(() => app.Client(parsed)).ExitCode);
             (app, parsed) = Parse("--client", "prewire");
-            Assert.Same(Prewire.Messaging.BrokerClient.Prewire, app.Client(parsed));
+            Assert.Same(Prewire.Messaging.AmqpClient.Instance, app.Client(parsed));
         }
         finally
         {
