@@ -8,7 +8,7 @@ namespace Prewire.Samples;
 /// <summary>
 /// The clients an app can be asked for (<c>--client</c>): the one place that names RabbitMQ.Client's,
 /// compiled in only where the app is built with it (<c>-p:PrewireAmqpClient=Both</c>; the default build
-/// has Prewire's client only). Another client is one more line in <see cref="Built"/>.
+/// has Prewire's client only). Another client is one more line in <see cref="Named"/>.
 /// </summary>
 public static class BrokerClients
 {
@@ -26,14 +26,18 @@ public static class BrokerClients
     /// <summary>The client an app uses when none is asked for, in every build: Prewire's.</summary>
     public static BrokerClient Default => AmqpClient.Instance;
 
-    /// <summary>The clients this build holds.</summary>
-    public static IReadOnlyList<BrokerClient> Built { get; } =
-    [
-        AmqpClient.Instance,
+    /// <summary>
+    /// The client of this build named <paramref name="name"/> (lower case), or null. A switch, not a list:
+    /// a collection of clients is a generic instantiation every NativeAOT app would rehydrate at start-up.
+    /// </summary>
+    public static BrokerClient? Named(string name) => name switch
+    {
+        "prewire" => AmqpClient.Instance,
 #if PREWIRE_RABBITMQ
-        RabbitMqClient.Instance,
+        "rabbitmq" => RabbitMqClient.Instance,
 #endif
-    ];
+        _ => null,
+    };
 
     /// <summary>
     /// A dead-letter queue of <paramref name="client"/>, sending through the connection

@@ -56,8 +56,8 @@ public sealed class BrokerOptions
     public BrokerClient Client(ParseResult parsed)
     {
         ArgumentNullException.ThrowIfNull(parsed);
-        var name = parsed.GetValue(_amqpPublisher) ? "prewire" : parsed.GetValue(_client);
-        return BrokerClients.Built.FirstOrDefault(client => string.Equals(client.Name, name, StringComparison.OrdinalIgnoreCase))
+        var name = parsed.GetValue(_amqpPublisher) ? "prewire" : parsed.GetValue(_client) ?? "prewire";
+        return BrokerClients.Named(name)
             ?? throw new AppException($"--client {name}: this build has no RabbitMQ.Client (build the app with {BrokerClients.BothClientsProperty} for it); use --client prewire", ExitCodes.Usage);
     }
 
