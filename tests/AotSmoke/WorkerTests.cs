@@ -39,7 +39,8 @@ public sealed partial class WorkerTests(PublishedApps published, OwnBroker broke
             // Away longer than a batch run waits (20 s): a worker keeps trying, alive and not ready.
             await Task.Delay(TimeSpan.FromSeconds(25), TestContext.Current.CancellationToken);
             Assert.False(await AcceptsAsync(ready), "readiness port open with the broker stopped");
-            Assert.True(await AcceptsAsync(live), "liveness port closed while the broker was away");
+            // Seen failing once (2026-11-27, linux-arm64, early in a CI run): whether the worker had exited, and what it said, decide next time.
+            Assert.True(await AcceptsAsync(live), $"liveness port closed while the broker was away (worker exited: {worker.HasExited})\nstdout:\n{worker.Stdout}\nstderr:\n{worker.Stderr}");
             Assert.False(worker.HasExited, worker.Stderr);
         }
         finally
