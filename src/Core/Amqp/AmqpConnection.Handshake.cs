@@ -1,5 +1,5 @@
-using Prewire.Amqp.Internal;
 using System.Text;
+using Prewire.Amqp.Internal;
 using Prewire.Framing.Internal;
 using Prewire.Framing.Internal.Methods;
 

@@ -65,7 +65,7 @@ public sealed partial class AmqpConnection : IAsyncDisposable
     /// <summary>Completes, with the reason, when the connection has ended, whichever way.</summary>
     public Task<Exception> Closed => _ended.Task;
 
-    /// <summary>Every frame after the handshake goes out through it.</summary>
+    /// <summary>Every frame the connection sends goes out through it, the handshake's too.</summary>
     internal ConnectionWriter Writer { get; }
 
     /// <summary>Completes when the broker is not blocking publishers; faults when the connection ends.</summary>
