@@ -37,13 +37,8 @@ public sealed class RabbitMqDeadLetterQueue : IDeadLetterQueue
         ArgumentNullException.ThrowIfNull(message);
         ArgumentNullException.ThrowIfNull(failure);
         var session = RabbitMqSession.Of(_connection?.Session ?? throw new InvalidOperationException("No connection attached: call Attach before dead-lettering."));
-        var properties = new BasicProperties
-        {
-            MessageId = message.MessageId.Length == 0 ? null : message.MessageId,
-            ContentType = message.Headers.GetValueOrDefault(MessageHeaders.ContentType),
-            DeliveryMode = DeliveryModes.Persistent,
-            Headers = DeadLetterHeaders.For(message, failure, attempts, session.Options.Queue),
-        };
+        var (id, contentType, headers) = DeadLetterHeaders.Describe(message, failure, attempts, session.Options.Queue);
+        var properties = new BasicProperties { MessageId = id, ContentType = contentType, DeliveryMode = DeliveryModes.Persistent, Headers = headers };
         await session.PublishAsync(session.Options.DeadLetterExchange, "", mandatory: true, properties, message.Body.IsSingleSegment ? message.Body.First : message.Body.ToArray(), deadLetter: true, CancellationToken.None).ConfigureAwait(false);
     }
 }

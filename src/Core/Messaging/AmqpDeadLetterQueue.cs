@@ -35,13 +35,8 @@ public sealed class AmqpDeadLetterQueue : IDeadLetterQueue
     {
         ArgumentNullException.ThrowIfNull(message);
         var session = _connection?.Session ?? throw new InvalidOperationException("No connection attached: call Attach before dead-lettering.");
-        var properties = new BasicProperties
-        {
-            MessageId = message.MessageId.Length == 0 ? null : message.MessageId,
-            ContentType = message.Headers.GetValueOrDefault(MessageHeaders.ContentType),
-            DeliveryMode = 2,
-            Headers = DeadLetterHeaders.For(message, failure, attempts, session.Options.Queue),
-        };
+        var (id, contentType, headers) = DeadLetterHeaders.Describe(message, failure, attempts, session.Options.Queue);
+        var properties = new BasicProperties { MessageId = id, ContentType = contentType, DeliveryMode = 2, Headers = headers };
         var publisher = await PublisherOf(session).ConfigureAwait(false);
         try
         {

@@ -22,4 +22,15 @@ public static class DeadLetterHeaders
         headers[MessageHeaders.OriginalQueue] = queue;
         return headers;
     }
+
+    /// <summary>
+    /// What a dead letter of <paramref name="message"/> carries besides its body, whichever client sends it
+    /// (always persistent): the delivery's message id (none if it had none) and content type, and
+    /// <see cref="For"/>'s headers.
+    /// </summary>
+    public static (string? MessageId, string? ContentType, Dictionary<string, object?> Headers) Describe(TransportReceiveContext message, Exception failure, int attempts, string queue)
+    {
+        ArgumentNullException.ThrowIfNull(message);
+        return (message.MessageId.Length == 0 ? null : message.MessageId, message.Headers.GetValueOrDefault(MessageHeaders.ContentType), For(message, failure, attempts, queue));
+    }
 }
