@@ -18,6 +18,8 @@
 #                        published with known delays, timed as the gate does)
 #   ./build.sh gate-repeat [rounds]   the gate on the unchanged apps, that many rounds: every failure is a
 #                        false one (run it under the load the gate must stand)
+#   ./build.sh long-run [rounds] [rid]   the smoke tests' long-run leak check, that many rounds on the unchanged
+#                        Publisher and Consumer and on builds that keep 64 B every 5,000 messages
 #   ./build.sh doctor    preflight: C toolchains (host and arm64 under qemu) and AOT packs per RID;
 #                        exits 1 when either RID is not ready
 #   ./build.sh bootstrap install what building and testing need (apt)
@@ -54,7 +56,7 @@ case "$verb" in
     ;;
   publish) harness publish "$@" ;;
   size) harness size "$@" ;;
-  baseline|gate-repeat)
+  baseline|gate-repeat|long-run)
     build/bootstrap.sh
     with_broker
     harness "$verb" "$@"

@@ -25,13 +25,14 @@ public static class Soak
             var run = await MessagingRun.RunAsync(client, builds[(App.Publisher, client.Build)], builds[(App.Consumer, client.Build)], broker, count, concurrency: 16, both: ["--heap-check"], timeout: TimeSpan.FromMinutes(20)).ConfigureAwait(false);
             foreach (var (app, report) in new[] { ("Publisher", run.Publisher), ("Consumer", run.Consumer) })
             {
-                var (warm, end) = (report.GetProperty("heapWarmBytes").GetInt64(), report.GetProperty("heapEndBytes").GetInt64());
+                var check = LongRunCheck.Read(app, report);
+                var (warm, end) = (check.HeapWarm, check.HeapEnd);
                 grew |= end - warm > MostGrowth;
-                rows.Add([client.Name, app, $"{report.GetProperty("messages").GetInt64():N0}", $"{warm:N0}", $"{end:N0}", $"{end - warm:+#,0;-#,0;0}",
+                rows.Add([client.Name, app, $"{report.GetProperty("messages").GetInt64():N0}", $"{warm:N0}", $"{end:N0}", $"{end - warm:+#,0;-#,0;0}", $"{check.Grew} of {check.Intervals}",
                     MessagingRun.Number(report, "bytesPerMessage", "0.0"), MessagingRun.Number(report, "peakRssMb", "0.0 'MB'"), MessagingRun.Number(report, "msgsPerSecond", "0")]);
             }
         }
-        Table.Write(output, ["client", "app", "messages", $"heap at {count / 10:N0} (B)", $"heap at {count:N0} (B)", "growth (B)", "B/msg", "peak RSS", "msgs/s"], rows);
+        Table.Write(output, ["client", "app", "messages", "heap once warm (B)", $"heap at {count:N0} (B)", "growth (B)", "intervals it grew in", "B/msg", "peak RSS", "msgs/s"], rows);
         output.WriteLine(grew ? $"soak: a heap grew by more than {MostGrowth:N0} B" : $"soak: no heap grew by more than {MostGrowth:N0} B");
         return grew ? 1 : 0;
     }

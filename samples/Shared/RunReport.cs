@@ -25,8 +25,7 @@ public sealed class RunReport(int? requested, string latencyName)
     private TimeSpan _startup = StartupClock.Elapsed;
     private long _warmAllocated = -1;
     private long _warmAt;
-    private long _warmHeap = -1;
-    private long _lastHeap = -1;
+    private HeapReadings? _heap;
 
     /// <summary>Bytes the process allocated so far; a test's own counter in unit tests.</summary>
     internal Func<long> AllocatedBytes { get; init; } = static () => GC.GetTotalAllocatedBytes(precise: true);
@@ -45,18 +44,22 @@ public sealed class RunReport(int? requested, string latencyName)
     {
         // The last message's heap is taken while the run's state is still what it was when warm: after the
         // run the report, the final log and the closing connection would be in it (~380 KB here, whatever the count).
-        if (HeapCheck && done == requested) Volatile.Write(ref _lastHeap, HeapAfterFullCollection());
+        _heap?.Done(done);
         if (done != _warmAtMessage || Interlocked.CompareExchange(ref _warmAt, done, 0) != 0) return;
         Volatile.Write(ref _warmAllocated, AllocatedBytes());
-        if (HeapCheck) Volatile.Write(ref _warmHeap, HeapAfterFullCollection());
     }
 
     /// <summary>
-    /// Also reports the managed heap after a full, compacting collection when warm and at the last
-    /// message, or at the end of a worker's run (<c>heapWarmBytes</c>, <c>heapEndBytes</c>): what a soak
-    /// run compares. The collections pause the run; off by default.
+    /// Also reports, at each tenth of the run and at its last message (a worker: once warm and at its end),
+    /// the bytes allocated so far and the managed heap after a full, compacting collection
+    /// (<c>readingsAt</c>, <c>allocatedBytes</c>, <c>heapBytes</c>): what a long run compares. The
+    /// collections pause the run; off by default.
     /// </summary>
-    public bool HeapCheck { get; init; }
+    public bool HeapCheck
+    {
+        get => _heap is not null;
+        init => _heap = value ? new HeapReadings(requested, _warmAtMessage, () => AllocatedBytes()) : null;
+    }
 
     private readonly long _warmAtMessage = requested is { } count ? Math.Max(1, count / 10) : WorkerWarmup;
 
@@ -113,26 +116,12 @@ public sealed class RunReport(int? requested, string latencyName)
             ("bytesPerMessage", bytesPerMessage is { } b ? Math.Round(b, 1) : null),
             ("peakRssMb", PeakRssMb()),
             ("startupMs", Math.Round(_startup.TotalMilliseconds, 1)),
-            .. HeapCheck ? [("heapWarmBytes", Volatile.Read(ref _warmHeap) is var warm and >= 0 ? warm : null), ("heapEndBytes", Volatile.Read(ref _lastHeap) is var last and >= 0 ? last : HeapAfterFullCollection())] : Array.Empty<(string, object?)>(),
+            .. _heap?.Fields(done) ?? [],
             .. figures.Select(f => (f.Name, (object?)f.Value)),
         ];
         if (json) WriteJson(output, all);
-        else foreach (var (name, value) in all) output.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  {name,-22} {value ?? "-"}"));
+        else foreach (var (name, value) in all) output.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  {name,-22} {(value is long[] numbers ? $"{numbers.Length} readings (--json lists them)" : value ?? "-")}"));
         output.Flush();
-    }
-
-    // Twice, with finalizers run between: what a finalizer frees is gone by the second. The live bytes
-    // are read from that collection's own record, not GC.GetTotalMemory: with other threads allocating
-    // (the client's loops) it also counts their allocation contexts, and read here it went negative.
-    internal static long HeapAfterFullCollection()
-    {
-        GC.Collect(GC.MaxGeneration, GCCollectionMode.Forced, blocking: true, compacting: true);
-        GC.WaitForPendingFinalizers();
-        GC.Collect(GC.MaxGeneration, GCCollectionMode.Forced, blocking: true, compacting: true);
-        var live = 0L;
-        foreach (var generation in GC.GetGCMemoryInfo(GCKind.FullBlocking).GenerationInfo)
-            live += generation.SizeAfterBytes - generation.FragmentationAfterBytes;
-        return live;
     }
 
     private static double? Ms(TimeSpan? latency) => latency is { } l ? Math.Round(l.TotalMilliseconds, 3) : null;
@@ -169,6 +158,11 @@ public sealed class RunReport(int? requested, string latencyName)
                     case int i: writer.WriteNumber(name, i); break;
                     case long l: writer.WriteNumber(name, l); break;
                     case double d: writer.WriteNumber(name, d); break;
+                    case long[] numbers:
+                        writer.WriteStartArray(name);
+                        foreach (var n in numbers) writer.WriteNumberValue(n);
+                        writer.WriteEndArray();
+                        break;
                     default: writer.WriteString(name, Convert.ToString(value, CultureInfo.InvariantCulture)); break;
                 }
             }

@@ -60,7 +60,7 @@ public sealed class RunReportTests
     }
 
     [Fact]
-    public void A_worker_has_no_requested_count_and_a_heap_check_adds_the_two_heap_figures()
+    public void A_worker_has_no_requested_count_and_a_heap_check_reads_once_warm_and_at_the_end()
     {
         var allocated = 0L;
         var report = new RunReport(requested: null, latencyName: "endToEnd") { HeapCheck = true, AllocatedBytes = () => allocated };
@@ -77,8 +77,9 @@ public sealed class RunReportTests
         var root = json.RootElement;
         Assert.Equal(JsonValueKind.Null, root.GetProperty("requested").ValueKind);
         // Warm after 1,000 messages: the heap was measured then, and bytes per message are counted from there.
-        Assert.True(root.GetProperty("heapWarmBytes").ValueKind == JsonValueKind.Number && root.GetProperty("heapWarmBytes").GetInt64() > 0, output.ToString());
-        Assert.True(root.GetProperty("heapEndBytes").GetInt64() > 0);
+        Assert.Equal([1_000L, 1_500L], root.GetProperty("readingsAt").EnumerateArray().Select(e => e.GetInt64()));
+        Assert.Equal([40_000L, 60_000L], root.GetProperty("allocatedBytes").EnumerateArray().Select(e => e.GetInt64()));
+        Assert.All(root.GetProperty("heapBytes").EnumerateArray(), e => Assert.True(e.GetInt64() > 0, output.ToString()));
         Assert.Equal(40.0, root.GetProperty("bytesPerMessage").GetDouble());
     }
 
@@ -95,6 +96,21 @@ public sealed class RunReportTests
 
         GC.KeepAlive(kept);
         using var json = JsonDocument.Parse(output.ToString());
-        Assert.InRange(json.RootElement.GetProperty("heapEndBytes").GetInt64(), 1, kept.Length - 1);
+        var heap = json.RootElement.GetProperty("heapBytes");
+        Assert.InRange(heap[heap.GetArrayLength() - 1].GetInt64(), 1, kept.Length - 1);
+    }
+
+    [Fact]
+    public void A_counted_run_is_read_at_each_25th_and_at_its_last_message()
+    {
+        var report = new RunReport(requested: 105, latencyName: "confirm") { HeapCheck = true };
+        for (var i = 1; i <= 105; i++) report.Done(i);
+        var output = new StringWriter();
+
+        report.Write(output, json: true, done: 105);
+
+        using var json = JsonDocument.Parse(output.ToString());
+        Assert.Equal([.. Enumerable.Range(1, 24).Select(i => 4L * i), 105], json.RootElement.GetProperty("readingsAt").EnumerateArray().Select(e => e.GetInt64()));
+        Assert.Equal(25, json.RootElement.GetProperty("heapBytes").GetArrayLength());
     }
 }

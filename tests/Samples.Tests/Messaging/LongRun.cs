@@ -52,14 +52,14 @@ internal static class LongRun
         }
 
         var (growth, allocated) = (new long[Segments], 0L);
-        var heap = RunReport.HeapAfterFullCollection();
+        var heap = HeapReadings.HeapAfterFullCollection();
         for (var s = 0; s < Segments; s++)
         {
             // Only the operations are counted: reading the heap's figures allocates a little itself.
             var before = GC.GetAllocatedBytesForCurrentThread();
             Run(operation, SegmentOperations);
             allocated += GC.GetAllocatedBytesForCurrentThread() - before;
-            var now = RunReport.HeapAfterFullCollection();
+            var now = HeapReadings.HeapAfterFullCollection();
             (growth[s], heap) = (now - heap, now);
         }
         var medianGrowth = growth.Order().ElementAt(Segments / 2);
