@@ -14,10 +14,11 @@ namespace Prewire.AotSmoke;
 public sealed class DefaultBuildTests(PublishedApps published)
 {
     // The budgets of the default build (linux-x64), TLS and the OTLP exporter in: the HttpEndpoint's goal
-    // (14.0 MiB; 14,523,080 B measured); for the consoles what they are and 4 % more (Consumer
-    // 10,071,856 B), short of the 9.0 MB goal (9,000,000 B): the exporter's 4.2 MB stands in the way (docs/build.md).
-    // Seen red: with StackTraceSupport=true the consoles are 10,708,032 and 10,858,448 B.
-    private const long ConsoleLimit = 10_485_760; // 10.0 MiB
+    // (14.0 MiB; 14,523,080 B measured); for the consoles what they are and 6 % more (Consumer
+    // 9,367,440 B), short of the 9.0 MB goal (9,000,000 B): the exporter's 3.3 MB stands in the way (docs/build.md).
+    // Above it: with StackTraceSupport=true the consoles were 10,708,032 and 10,858,448 B; without
+    // NoWildcardRegex.xml the Consumer is 10,096,848 B.
+    private const long ConsoleLimit = 9_961_472; // 9.5 MiB
     private const long HttpEndpointLimit = 14_680_064; // 14.0 MiB
 
     // The consoles built without the OTLP exporter (-p:PrewireTelemetry=false).
