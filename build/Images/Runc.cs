@@ -7,7 +7,7 @@ public static class Runc
 {
     /// <summary>
     /// Starts the bundle's entrypoint with <paramref name="args"/> appended. Three settings of umoci's
-    /// config.json change for this machine, as TOOLCHAIN.md found: no terminal (output is piped), no
+    /// config.json change for a machine without a container daemon: no terminal (output is piped), no
     /// cgroup limits (the machine's cgroups refuse them), and the host's network namespace, so the
     /// app's loopback listener and the test broker are reachable as they are for the bare binary.
     /// </summary>

@@ -1,3 +1,4 @@
+using ELFSharp.ELF;
 using Prewire.Testing;
 
 namespace Prewire.AotSmoke;
@@ -36,7 +37,7 @@ public sealed class PipelineInAppsTests(PublishedApps published)
         var app = App.Publisher;
         var projectDirectory = Path.Combine(Repo.Root, app.ProjectDirectory);
         var jit = await published.GetSucceededAsync(app, rid, PublishMode.ExpressionTreeJit);
-        Assert.Equal(ElfHeader.MachineFor(rid), ElfHeader.Read(jit.ExecutablePath).Machine);
+        using (var elf = ELFReader.Load(jit.ExecutablePath)) Assert.Equal(Elf.MachineFor(rid), elf.Machine);
 
         await using (var process = AppProcess.Start(jit.ExecutablePath, ["--describe"], rid: rid))
         {

@@ -1,3 +1,4 @@
+using ELFSharp.ELF;
 using Prewire.Testing;
 
 namespace Prewire.AotSmoke;
@@ -27,11 +28,11 @@ public sealed class PublishTests(PublishedApps published)
         var files = Directory.GetFiles(result.Directory).Select(Path.GetFileName).ToList();
         Assert.Equal([result.App.ExecutableName], files);
 
-        var elf = ElfHeader.Read(result.ExecutablePath);
-        Assert.True(elf.Is64Bit && elf.IsLittleEndian, $"{elf}");
-        Assert.Equal(ElfHeader.MachineFor(rid), elf.Machine);
+        using var elf = ELFReader.Load(result.ExecutablePath);
+        Assert.Equal((Class.Bit64, ELFSharp.Endianess.LittleEndian), (elf.Class, elf.Endianess));
+        Assert.Equal(Elf.MachineFor(rid), elf.Machine);
         // NativeAOT links position-independent executables, which ELF types as shared objects.
-        Assert.Contains(elf.Type, new[] { ElfType.Executable, ElfType.SharedObject });
+        Assert.Contains(elf.Type, new[] { FileType.Executable, FileType.SharedObject });
         Assert.True((File.GetUnixFileMode(result.ExecutablePath) & UnixFileMode.UserExecute) != 0, "not executable");
     }
 
