@@ -5,6 +5,7 @@ using Microsoft.Net.Http.Headers;
 using Prewire.Amqp;
 using Prewire.Messaging;
 using Prewire.Pipeline;
+using Prewire.Samples;
 using Prewire.Samples.Messaging;
 using Prewire.Tasks;
 
@@ -102,7 +103,7 @@ internal sealed class MessagesEndpoint(Pipeline<OutgoingLogicalContext> pipeline
         }
 
         // A value, not a string: the dispatch formats it into the frame and the 202 into its JSON.
-        var id = Guid.NewGuid();
+        var id = MessageIds.Next();
         var raw = RawMessages.Message.Rent(type, ContentTypeOf(request), body.Buffer);
         var message = OutgoingLogicalContext.Rent(id, raw);
         var publishing = metrics.Publish();

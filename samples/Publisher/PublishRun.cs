@@ -78,7 +78,7 @@ internal sealed class PublishRun(Pipeline<OutgoingLogicalContext> pipeline, Brok
                 await Task.Delay(early, stopping).ConfigureAwait(false);
             // One id for every publish of a message: the consumer recognises a copy by it. A value: the
             // dispatch formats it into the frame.
-            var id = Guid.NewGuid();
+            var id = MessageIds.Next();
             body.Index = index + 1;
             var nacks = 0;
             while (true)
