@@ -22,8 +22,7 @@ pin=(taskset -c 1) placement="broker on core 0, app on core 1"
 if [[ ${PIN:-yes} == no ]]; then
   pin=() placement="broker and app unpinned"
 else
-  beam=$(ss -Hltnp "sport = :$RABBITMQ_NODE_PORT" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
-  taskset -a -p -c 0 "$beam" >/dev/null
+  taskset -a -p -c 0 "$(build/broker.sh ctl eval 'os:getpid().' | tr -d '"')" >/dev/null
 fi
 
 results=$(mktemp)

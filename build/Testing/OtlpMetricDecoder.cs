@@ -12,10 +12,12 @@ public static class OtlpMetricDecoder
     public static List<OtlpMetricPoint> Decode(ReadOnlySpan<byte> request) =>
     [
         .. from resource in ExportMetricsRequest.Parser.ParseFrom(request).ResourceMetrics
+           let service = OtlpAttributes.ServiceName(resource.Resource)
            from scope in resource.ScopeMetrics
+           let scopeName = scope.Scope?.Name ?? ""
            from metric in scope.Metrics
            from point in Points(metric)
-           select point with { ServiceName = OtlpAttributes.ServiceName(resource.Resource), Scope = scope.Scope?.Name ?? "", Name = metric.Name, Unit = metric.Unit },
+           select point with { ServiceName = service, Scope = scopeName, Name = metric.Name, Unit = metric.Unit },
     ];
 
     private static IEnumerable<OtlpMetricPoint> Points(Metric metric) => metric.DataCase switch

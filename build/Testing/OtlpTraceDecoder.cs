@@ -11,9 +11,11 @@ public static class OtlpTraceDecoder
     public static List<OtlpSpan> Decode(ReadOnlySpan<byte> request) =>
     [
         .. from resource in ExportTraceRequest.Parser.ParseFrom(request).ResourceSpans
+           let service = OtlpAttributes.ServiceName(resource.Resource)
            from scope in resource.ScopeSpans
+           let scopeName = scope.Scope?.Name ?? ""
            from span in scope.Spans
-           select Span(span, OtlpAttributes.ServiceName(resource.Resource), scope.Scope?.Name ?? ""),
+           select Span(span, service, scopeName),
     ];
 
     private static OtlpSpan Span(Span span, string service, string scope) => new(
