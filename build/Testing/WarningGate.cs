@@ -5,7 +5,7 @@ namespace Prewire.Testing;
 /// <summary>
 /// The warning gate's verdicts, read from a publish's output as npgsql's AOT job reads its own:
 /// ILC reports every trim/AOT warning through MSBuild, expanded for our assemblies and collapsed into
-/// one IL2104/IL3053 per package (build/WarningGate.targets), and the gate target lists the
+/// one IL2104/IL3053 per package (src/Build/build/Prewire.Build.WarningGate.targets), and the gate target lists the
 /// allowlisted packages the app compiles in.
 /// </summary>
 public static partial class WarningGate

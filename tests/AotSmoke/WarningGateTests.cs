@@ -35,7 +35,7 @@ public sealed class WarningGateTests
         var result = await PublishFixtureAsync(Repo.HostRid, "own", [$"-p:PrewireWarningAllowlist={allowlist}"]);
 
         Assert.False(result.Succeeded);
-        Assert.Contains("error PREWIRE013: Warning gate: Prewire.GateFixture is built from this repository and cannot be allowlisted", result.Output, StringComparison.Ordinal);
+        Assert.Contains("error PREWIRE013: Warning gate: Prewire.GateFixture is built with this app (the app or a project reference) and cannot be allowlisted", result.Output, StringComparison.Ordinal);
         Assert.DoesNotContain("Generating native code", result.Output, StringComparison.Ordinal);
     }
 

@@ -3,7 +3,7 @@ using System.Reflection.Metadata;
 using System.Reflection.Metadata.Ecma335;
 using System.Reflection.PortableExecutable;
 
-namespace Prewire.Harness;
+namespace Prewire.Build;
 
 /// <summary>
 /// What a NativeAOT binary is made of, per assembly, read from the <c>.mstat</c> file ILC writes with
@@ -11,7 +11,9 @@ namespace Prewire.Harness;
 /// assembly whose global methods hold the data as IL: "Types" is <c>ldtoken type; ldc.i4 size;
 /// ldc.i4 name</c> per type, "Methods" <c>ldtoken method; ldc.i4 code; ldc.i4 gcinfo; ldc.i4 ehinfo;
 /// ldc.i4 name</c> per method body, "Blobs" <c>ldstr node; ldc.i4 size</c> for everything else
-/// (metadata for reflection, hashtables, frozen objects, resources). A generic instantiation counts
+/// (metadata for reflection, hashtables, frozen objects, resources), "RvaFields" <c>ldtoken field;
+/// ldc.i4 size; ldc.i4 name</c> per field with data in the image (a <c>u8</c> literal, an array
+/// initializer's bytes), counted for the field's assembly instead of the "FieldRvaData" blob. A generic instantiation counts
 /// for the assembly that defines the generic type (<c>List&lt;Prewire.X&gt;</c> is CoreLib's). Type
 /// structures are stored compressed ("DehydratedData", expanded at start-up): each assembly's share
 /// of that blob is its share of the expanded sizes. <see cref="ByCause"/> counts the same bytes for
@@ -22,6 +24,7 @@ namespace Prewire.Harness;
 public sealed record Mstat(IReadOnlyDictionary<string, long> ByAssembly, IReadOnlyDictionary<string, long> ByCause, long Blobs)
 {
     private const string Dehydrated = "DehydratedData";
+    private const string FieldRvaData = "FieldRvaData";
 
     /// <summary>Bytes of compiled managed code and type structures, all assemblies.</summary>
     public long Managed => ByAssembly.Values.Sum();
@@ -37,6 +40,7 @@ public sealed record Mstat(IReadOnlyDictionary<string, long> ByAssembly, IReadOn
         var causedCode = new Dictionary<string, long>(StringComparer.Ordinal);
         var causedTypes = new Dictionary<string, long>(StringComparer.Ordinal);
         var blobs = new Dictionary<string, long>(StringComparer.Ordinal);
+        var rvaData = 0L;
         var global = reader.GetTypeDefinition(MetadataTokens.TypeDefinitionHandle(1));
         foreach (var handle in global.GetMethods())
         {
@@ -45,24 +49,14 @@ public sealed record Mstat(IReadOnlyDictionary<string, long> ByAssembly, IReadOn
             switch (reader.GetString(method.Name))
             {
                 case "Types":
-                    while (il.RemainingBytes > 0)
-                    {
-                        var type = ReadToken(ref il);
-                        var size = ReadInt32(ref il);
-                        Add(types, owner.Of(type), size);
-                        Add(causedTypes, cause.Of(type), size);
-                        ReadInt32(ref il);
-                    }
+                    ReadEntries(ref il, sizes: 1, owner, cause, types, causedTypes);
                     break;
                 case "Methods":
-                    while (il.RemainingBytes > 0)
-                    {
-                        var body = ReadToken(ref il);
-                        var size = ReadInt32(ref il) + ReadInt32(ref il) + ReadInt32(ref il);
-                        Add(code, owner.Of(body), size);
-                        Add(causedCode, cause.Of(body), size);
-                        ReadInt32(ref il);
-                    }
+                    // Code, GC info and EH info.
+                    ReadEntries(ref il, sizes: 3, owner, cause, code, causedCode);
+                    break;
+                case "RvaFields":
+                    rvaData += ReadEntries(ref il, sizes: 1, owner, cause, code, causedCode);
                     break;
                 case "Blobs":
                     while (il.RemainingBytes > 0)
@@ -78,10 +72,29 @@ public sealed record Mstat(IReadOnlyDictionary<string, long> ByAssembly, IReadOn
         var scale = types.Count == 0 ? 0 : (double)dehydrated / types.Values.Sum();
         foreach (var (assembly, bytes) in types) Add(code, assembly, (long)(bytes * scale));
         foreach (var (assembly, bytes) in causedTypes) Add(causedCode, assembly, (long)(bytes * scale));
+        // The fields' data is counted for their assemblies above; the blob holds the same bytes.
+        if (blobs.TryGetValue(FieldRvaData, out var rvaBlob)) blobs[FieldRvaData] = Math.Max(0, rvaBlob - rvaData);
         return new Mstat(code, causedCode, blobs.Values.Sum());
-
-        static void Add(Dictionary<string, long> sizes, string key, long bytes) => sizes[key] = sizes.GetValueOrDefault(key) + bytes;
     }
+
+    // Entries of "ldtoken x; ldc.i4 size (× sizes); ldc.i4 name", each counted for x's owner and cause; returns the bytes.
+    private static long ReadEntries(ref BlobReader il, int sizes, OwnerProvider owner, OwnerProvider cause, Dictionary<string, long> byOwner, Dictionary<string, long> byCause)
+    {
+        var total = 0L;
+        while (il.RemainingBytes > 0)
+        {
+            var token = ReadToken(ref il);
+            var size = 0;
+            for (var i = 0; i < sizes; i++) size += ReadInt32(ref il);
+            Add(byOwner, owner.Of(token), size);
+            Add(byCause, cause.Of(token), size);
+            ReadInt32(ref il);
+            total += size;
+        }
+        return total;
+    }
+
+    private static void Add(Dictionary<string, long> sizes, string key, long bytes) => sizes[key] = sizes.GetValueOrDefault(key) + bytes;
 
     private static EntityHandle ReadToken(ref BlobReader il)
     {

@@ -1,0 +1,156 @@
+using System.IO.Compression;
+using System.Text.RegularExpressions;
+using Prewire.Testing;
+
+namespace Prewire.AotSmoke;
+
+/// <summary>
+/// Prewire.Build (src/Build) the way another team takes it: packed, then added with one
+/// PackageReference to a <c>dotnet new console</c> app outside the repository, with its own nuget.config,
+/// and published NativeAOT for each RID. Each gate is seen failing and passing again.
+/// </summary>
+public sealed partial class BuildPackageTests(BuildPackageTests.Feed feed) : IClassFixture<BuildPackageTests.Feed>
+{
+    public static TheoryData<string> EachRid => Rids.Each();
+
+    [Theory]
+    [MemberData(nameof(EachRid))]
+    public async Task A_new_app_fails_and_passes_each_gate_as_its_files_say(string rid)
+    {
+        var app = await feed.NewAppAsync(rid);
+
+        // A package's trim warning, not listed: the publish fails with ILC's line naming the package.
+        await app.WriteAsync("Program.cs", "Console.WriteLine(Acme.Reflective.Finder.Find(args.Length > 0 ? args[0] : \"x\"));\n");
+        var unlisted = await app.PublishAsync(rid, "-p:PrewireRecord=true");
+        Assert.NotEqual(0, unlisted.ExitCode);
+        Assert.Contains("error IL2104: Assembly 'Acme.Reflective' produced trim warnings", unlisted.Output, StringComparison.Ordinal);
+
+        // Listed: it passes, and the budget is recorded for this RID.
+        await app.WriteAsync("trim-warnings.allowlist", "# test\nAcme.Reflective | test: looks types up by name\n");
+        var recorded = await app.PublishAsync(rid, "-p:PrewireRecord=true");
+        Assert.True(recorded.ExitCode == 0, recorded.Output);
+        Assert.Contains($"Size budget: recorded App {rid} at", recorded.Output, StringComparison.Ordinal);
+        var held = await app.PublishAsync(rid);
+        Assert.True(held.ExitCode == 0, held.Output);
+        Assert.Contains($"Size budget: App {rid} is", held.Output, StringComparison.Ordinal);
+
+        // 3 MB of data in the app: the budget fails, naming the app's assembly as what grew by 3 MB.
+        await app.WriteAsync("Big.cs", BigArraySource(3 * 1024 * 1024));
+        await app.WriteAsync("Program.cs", "Console.WriteLine(Acme.Reflective.Finder.Find(args.Length > 0 ? args[0] : \"x\"));\nConsole.WriteLine(Big.Data[args.Length]);\n");
+        var grown = await app.PublishAsync(rid);
+        Assert.NotEqual(0, grown.ExitCode);
+        Assert.Matches(GrewByThreeMegabytes(), grown.Output);
+        Assert.Equal(1, Regex.Count(grown.Output, "error PREWIRE021"));
+
+        // Re-recorded, it passes again.
+        Assert.Equal(0, (await app.PublishAsync(rid, "-p:PrewireRecord=true")).ExitCode);
+        var again = await app.PublishAsync(rid);
+        Assert.True(again.ExitCode == 0, again.Output);
+
+        // The package's use gone, its allowlist line is stale: the publish says so.
+        await app.WriteAsync("Program.cs", "Console.WriteLine(Big.Data[args.Length]);\n");
+        var stale = await app.PublishAsync(rid, "-p:PrewireSizeBudget=false");
+        Assert.NotEqual(0, stale.ExitCode);
+        Assert.Contains("error PREWIRE015: Warning gate: allowlisted Acme.Reflective no longer warns: remove its line.", stale.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void The_package_holds_its_targets_tool_and_readme_and_nothing_of_the_repository()
+    {
+        using var package = ZipFile.OpenRead(feed.PackagePath);
+        var entries = package.Entries.Select(e => e.FullName).Where(n => !n.StartsWith("_rels/", StringComparison.Ordinal) && !n.StartsWith("package/", StringComparison.Ordinal) && n != "[Content_Types].xml").Order(StringComparer.Ordinal);
+
+        Assert.Equal(
+            [
+                "Prewire.Build.nuspec", "README.md",
+                "build/Prewire.Build.SizeBudget.targets", "build/Prewire.Build.WarningGate.targets", "build/Prewire.Build.targets",
+                "tools/Prewire.Build.deps.json", "tools/Prewire.Build.dll", "tools/Prewire.Build.runtimeconfig.json",
+            ],
+            entries);
+        foreach (var entry in package.Entries)
+        {
+            using var reader = new StreamReader(entry.Open(), System.Text.Encoding.Latin1);
+            Assert.DoesNotContain(Repo.Root, reader.ReadToEnd(), StringComparison.Ordinal);
+        }
+    }
+
+    // A u8 literal: its bytes are field data in the image, which the mstat file credits to the field's assembly.
+    private static string BigArraySource(int bytes)
+    {
+        var random = new Random(1);
+        var text = string.Create(bytes, random, (span, r) => { for (var i = 0; i < span.Length; i++) span[i] = (char)('a' + r.Next(26)); });
+        return $"static class Big {{ public static ReadOnlySpan<byte> Data => \"{text}\"u8; }}\n";
+    }
+
+    [GeneratedRegex(@"error PREWIRE021: Size budget: App linux-(x64|arm64) is [\d,]+ B, the budget [\d,]+ B \(\+\d+\.\d%, tolerance 2% either way\); grew: App \+3,1\d\d,\d\d\d B")]
+    private static partial Regex GrewByThreeMegabytes();
+
+    /// <summary>
+    /// A folder outside the repository with a package source holding the freshly packed Prewire.Build
+    /// and a package with a trim warning (Acme.Reflective), and a package folder of its own; what the
+    /// machine already has is read from its global folder as a fallback (the NativeAOT toolchain is not
+    /// downloaded again). The pack gets a version of its own, so a Prewire.Build restored earlier (the
+    /// same version with other content) is never taken from that fallback: seen, with a test passing
+    /// against the package it meant to fail.
+    /// </summary>
+    public sealed class Feed : IAsyncLifetime
+    {
+        private readonly string _root = Path.Combine(Path.GetTempPath(), $"prewire-build-package-{Guid.NewGuid():N}");
+
+        public string PackagePath { get; private set; } = "";
+
+        private readonly string _version = $"0.1.0-check.{Guid.NewGuid():N}";
+
+        public async ValueTask InitializeAsync()
+        {
+            var feed = Path.Combine(_root, "feed");
+            Directory.CreateDirectory(feed);
+            await Tool.RunCheckedAsync("dotnet", ["pack", Path.Combine(Repo.Root, "src", "Build"), "-c", "Release", "-o", feed, $"-p:PackageVersion={_version}"], Repo.Root).ConfigureAwait(false);
+            PackagePath = Directory.GetFiles(feed, "Prewire.Build.*.nupkg").Single();
+            var globalPackages = (await Tool.RunCheckedAsync("dotnet", ["nuget", "locals", "global-packages", "--list"], Repo.Root).ConfigureAwait(false)).Split("global-packages:")[1].Trim();
+            await File.WriteAllTextAsync(Path.Combine(_root, "nuget.config"), $"""
+                <?xml version="1.0" encoding="utf-8"?>
+                <configuration>
+                  <config><add key="globalPackagesFolder" value="packages" /></config>
+                  <packageSources><add key="local" value="feed" /></packageSources>
+                  <fallbackPackageFolders><add key="machine" value="{globalPackages}" /></fallbackPackageFolders>
+                </configuration>
+                """).ConfigureAwait(false);
+            var library = Path.Combine(_root, "Acme.Reflective");
+            Directory.CreateDirectory(library);
+            await File.WriteAllTextAsync(Path.Combine(library, "Acme.Reflective.csproj"), """
+                <Project Sdk="Microsoft.NET.Sdk">
+                  <PropertyGroup><TargetFramework>net10.0</TargetFramework><Nullable>enable</Nullable><Version>1.0.0</Version></PropertyGroup>
+                </Project>
+                """).ConfigureAwait(false);
+            await File.WriteAllTextAsync(Path.Combine(library, "Finder.cs"),
+                "namespace Acme.Reflective;\npublic static class Finder\n{\n    public static System.Type? Find(string name) => System.Type.GetType(name);\n}\n").ConfigureAwait(false);
+            await Tool.RunCheckedAsync("dotnet", ["pack", library, "-c", "Release", "-o", feed], _root).ConfigureAwait(false);
+        }
+
+        /// <summary>A new console app for <paramref name="rid"/> that references both packages.</summary>
+        public async Task<NewApp> NewAppAsync(string rid)
+        {
+            var directory = Path.Combine(_root, rid, "App");
+            await Tool.RunCheckedAsync("dotnet", ["new", "console", "-o", directory, "-n", "App"], _root).ConfigureAwait(false);
+            await Tool.RunCheckedAsync("dotnet", ["add", directory, "package", "Prewire.Build", "--version", _version], _root).ConfigureAwait(false);
+            await Tool.RunCheckedAsync("dotnet", ["add", directory, "package", "Acme.Reflective", "--version", "1.0.0"], _root).ConfigureAwait(false);
+            return new NewApp(directory);
+        }
+
+        public ValueTask DisposeAsync()
+        {
+            Directory.Delete(_root, recursive: true);
+            return ValueTask.CompletedTask;
+        }
+    }
+
+    /// <summary>The app a user made, its files written and its publishes run.</summary>
+    public sealed class NewApp(string directory)
+    {
+        public Task WriteAsync(string file, string text) => File.WriteAllTextAsync(Path.Combine(directory, file), text);
+
+        public async Task<(int ExitCode, string Output)> PublishAsync(string rid, params string[] extra) =>
+            await Tool.RunAsync("dotnet", ["publish", "-r", rid, "-p:PublishAot=true", .. extra], directory).ConfigureAwait(false);
+    }
+}
