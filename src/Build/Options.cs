@@ -2,20 +2,40 @@ using System.Globalization;
 
 namespace Prewire.Build;
 
-/// <summary>The size verbs' options, all named, as the targets pass them.</summary>
-internal sealed record Options(string App, string Rid, string Binary, string Mstat, string Budget, double TolerancePercent)
+/// <summary>A verb's options as the targets pass them: <c>--name value</c> pairs.</summary>
+internal sealed class Options
 {
-    public static bool TryParse(IReadOnlyList<string> args, out Options options)
-    {
-        var named = new Dictionary<string, string>(StringComparer.Ordinal);
-        for (var i = 0; i + 1 < args.Count; i += 2) named[args[i]] = args[i + 1];
-        options = new Options(Get("--app"), Get("--rid"), Get("--binary"), Get("--mstat"), Get("--budget"), 2);
-        if (args.Count % 2 != 0 || new[] { options.App, options.Rid, options.Binary, options.Budget }.Any(string.IsNullOrEmpty)) return false;
-        if (!named.TryGetValue("--tolerance", out var tolerance)) return true;
-        if (!double.TryParse(tolerance, NumberStyles.Float, CultureInfo.InvariantCulture, out var percent) || percent < 0) return false;
-        options = options with { TolerancePercent = percent };
-        return true;
+    private readonly Dictionary<string, string> _named = new(StringComparer.Ordinal);
 
-        string Get(string name) => named.GetValueOrDefault(name, "");
+    private Options()
+    {
     }
+
+    /// <summary>Null when the arguments are not name-value pairs.</summary>
+    public static Options? Parse(IReadOnlyList<string> args)
+    {
+        if (args.Count % 2 != 0) return null;
+        var options = new Options();
+        for (var i = 0; i < args.Count; i += 2)
+        {
+            if (!args[i].StartsWith("--", StringComparison.Ordinal)) return null;
+            options._named[args[i]] = args[i + 1];
+        }
+        return options;
+    }
+
+    /// <summary>The value of <paramref name="name"/>; throws a usage error naming it when absent.</summary>
+    public string Required(string name) =>
+        _named.TryGetValue(name, out var value) && value.Length > 0 ? value : throw new UsageException($"{name} is required");
+
+    public string Optional(string name) => _named.GetValueOrDefault(name, "");
+
+    /// <summary>A non-negative number, or <paramref name="otherwise"/> when not given.</summary>
+    public double Number(string name, double otherwise) =>
+        !_named.TryGetValue(name, out var text) || text.Length == 0 ? otherwise
+        : double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var value) && value >= 0 ? value
+        : throw new UsageException($"{name} must be a non-negative number, not '{text}'");
 }
+
+/// <summary>Arguments the program cannot run with; exits 2 with its message.</summary>
+internal sealed class UsageException(string message) : Exception(message);

@@ -1,22 +1,25 @@
 using Prewire.Build;
 
-// Run by the package's targets: `size check|record --app A --rid R --binary F --mstat F --budget F [--tolerance P]`.
-// Prints one line; exits 1 when the gate fails, 2 on a usage error.
-if (args is not ["size", var verb and ("check" or "record"), .. var rest] || !Options.TryParse(rest, out var options))
+// Run by the package's targets; prints what it decided, exits 1 when a gate fails, 2 on a usage error.
+//   size check|record --app NAME --rid RID --binary FILE --mstat FILE --budget FILE [--tolerance PERCENT]
+//   startup check|record --app NAME --rid RID --binary FILE --floor FILE --baseline FILE [--args "A B"] [--ready REGEX] ...
+const string Usage = "usage: Prewire.Build size|startup check|record --name value ... (see the package's README)";
+// "@file": the options one per line (the start-up gate writes them so, out of the shell's reach).
+args = [.. args.SelectMany(a => a.StartsWith('@') ? File.ReadAllLines(a[1..]) : [a])];
+if (args is not [var gate and ("size" or "startup"), var verb and ("check" or "record"), .. var rest] || Options.Parse(rest) is not { } options)
 {
-    Console.WriteLine("usage: Prewire.Build size check|record --app NAME --rid RID --binary FILE --mstat FILE --budget FILE [--tolerance PERCENT]");
+    Console.WriteLine(Usage);
     return 2;
 }
-if (!File.Exists(options.Binary))
+try
 {
-    Console.WriteLine($"Size budget: {options.Binary} does not exist");
+    var record = verb == "record";
+    var (passed, lines) = gate == "size" ? SizeCheck.Run(options, record) : await StartupCheck.RunAsync(options, record);
+    foreach (var line in lines) Console.WriteLine(line);
+    return passed ? 0 : 1;
+}
+catch (UsageException e)
+{
+    Console.WriteLine($"{e.Message}; {Usage}");
     return 2;
 }
-if (verb == "record")
-{
-    Console.WriteLine(SizeCheck.Record(options.App, options.Rid, options.Binary, options.Mstat, options.Budget));
-    return 0;
-}
-var (passed, line) = SizeCheck.Check(options.App, options.Rid, options.Binary, options.Mstat, options.Budget, options.TolerancePercent);
-Console.WriteLine(line);
-return passed ? 0 : 1;

@@ -12,11 +12,21 @@ internal static class SizeCheck
     // The account names this many assemblies at most, the largest moves first.
     private const int Named = 5;
 
+    /// <summary>The verb as the targets run it.</summary>
+    public static (bool Passed, IReadOnlyList<string> Lines) Run(Options options, bool record)
+    {
+        var (app, rid, binary, mstat, budget) = (options.Required("--app"), options.Required("--rid"), options.Required("--binary"), options.Optional("--mstat"), options.Required("--budget"));
+        if (!File.Exists(binary)) throw new UsageException($"{binary} does not exist");
+        if (record) return (true, [Record(app, rid, binary, mstat, budget)]);
+        var (passed, line) = Check(app, rid, binary, mstat, budget, options.Number("--tolerance", 2));
+        return (passed, [line]);
+    }
+
     /// <summary>The line to print and whether the binary is within its budget.</summary>
     public static (bool Passed, string Line) Check(string app, string rid, string binary, string mstat, string budgetPath, double tolerancePercent)
     {
         var record = $"re-record it with: dotnet publish -r {rid} -p:PublishAot=true -p:PrewireRecord=true";
-        if (SizeBudget.Read(budgetPath)?.Find(rid) is not { } recorded)
+        if (RidFile<SizeEntry>.Read(budgetPath, BaselineJson.Default.RidFileSizeEntry)?.Find(rid) is not { } recorded)
             return (false, $"Size budget: {budgetPath} has no entry for {rid}; {record}");
         var bytes = new FileInfo(binary).Length;
         var change = (bytes - recorded.BinaryBytes) / (double)recorded.BinaryBytes;
@@ -31,8 +41,7 @@ internal static class SizeCheck
     {
         var bytes = new FileInfo(binary).Length;
         var assemblies = File.Exists(mstat) ? Mstat.Read(mstat).ByAssembly.Where(a => a.Value > 0).OrderBy(a => a.Key, StringComparer.Ordinal).ToDictionary() : [];
-        var budget = SizeBudget.Read(budgetPath) ?? new SizeBudget($"Prewire.Build {typeof(SizeCheck).Assembly.GetName().Version?.ToString(3)}", []);
-        budget.With(new SizeEntry(rid, bytes, assemblies)).Write(budgetPath);
+        RidFile<SizeEntry>.Record(budgetPath, new SizeEntry(rid, bytes, assemblies), BaselineJson.Default.RidFileSizeEntry);
         return string.Create(CultureInfo.InvariantCulture, $"Size budget: recorded {app} {rid} at {bytes:N0} B in {budgetPath}.");
     }
 

@@ -1,0 +1,2 @@
+System.Console.WriteLine("ready");
+return 0;
