@@ -30,6 +30,26 @@ internal sealed class Options
 
     public string Optional(string name) => _named.GetValueOrDefault(name, "");
 
+    /// <summary>
+    /// Free text: <paramref name="name"/>, or <c>NAME-base64</c> decoded (as the targets pass it: MSBuild
+    /// on Linux turns a task parameter's backslashes into slashes).
+    /// </summary>
+    public string Text(string name)
+    {
+        if (_named.TryGetValue($"{name}-base64", out var encoded))
+        {
+            try
+            {
+                return System.Text.Encoding.UTF8.GetString(Convert.FromBase64String(encoded));
+            }
+            catch (FormatException)
+            {
+                throw new UsageException($"{name}-base64 is not base64: '{encoded}'");
+            }
+        }
+        return Optional(name);
+    }
+
     /// <summary>A non-negative number, or <paramref name="otherwise"/> when not given.</summary>
     public double Number(string name, double otherwise) =>
         !_named.TryGetValue(name, out var text) || text.Length == 0 ? otherwise

@@ -15,10 +15,11 @@ namespace Prewire.Build;
 /// </remarks>
 internal static class StartupCheck
 {
-    // Native allowance: 0.5 ms plus half the recorded excess. On a 2-core machine a start's least over
-    // 60 pairs stayed within 0.3 ms of its idle figure beside a build; a NativeAOT compile beside it
-    // made a web app's excess 34-38 % longer. Under qemu a run takes 0.3-2 s and varies by ~10 ms.
-    private const double NativeAllowanceMs = 0.5, NativeShare = 0.5, EmulatedAllowanceMs = 40, EmulatedShare = 0.3;
+    // Default allowance natively: 0.5 ms plus half the recorded excess. On a 2-core machine a start's least
+    // over 60 pairs stayed within 0.3 ms of its idle figure beside a build; a NativeAOT compile beside it
+    // made a web app's excess 34-38 % longer. Under qemu a run takes 0.3-2 s and varies by ~10 ms: 40 ms
+    // plus three tenths.
+    private const double NativeAllowanceMs = 0.5, NativeSharePercent = 50, EmulatedAllowanceMs = 40, EmulatedSharePercent = 30;
 
     // Timed measurements at most before a failure stands, each with more pairs: the least of more runs
     // only comes down, so a regression fails every one, while a run a busy host preempted gives way.
@@ -32,8 +33,10 @@ internal static class StartupCheck
     public static async Task<(bool Passed, IReadOnlyList<string> Lines)> RunAsync(Options options, bool record)
     {
         var (app, rid, baseline) = (options.Required("--app"), options.Required("--rid"), options.Required("--baseline"));
-        var ready = options.Optional("--ready") is { Length: > 0 } pattern ? new Regex(pattern, RegexOptions.None, TimeSpan.FromSeconds(1)) : null;
-        var appRun = new StartupCommand(Existing(options.Required("--binary")), options.Optional("--args").Split(' ', StringSplitOptions.RemoveEmptyEntries), ready, rid);
+        var pattern = options.Text("--ready");
+        var ready = pattern.Length > 0 ? new Regex(pattern, RegexOptions.None, TimeSpan.FromSeconds(1)) : null;
+        var arguments = options.Text("--args").Split(' ', StringSplitOptions.RemoveEmptyEntries);
+        var appRun = new StartupCommand(Existing(options.Required("--binary")), arguments, ready, rid);
         var floorRun = new StartupCommand(Existing(options.Required("--floor")), [], null, rid);
         // 60 pairs natively put a start's least within 0.3 ms of its idle figure beside a build (2 cores).
         var pairs = (int)options.Number("--pairs", appRun.Emulated ? 5 : 60);
@@ -49,10 +52,12 @@ internal static class StartupCheck
             }
             if (RidFile<StartupEntry>.Read(baseline, BaselineJson.Default.RidFileStartupEntry)?.Find(rid) is not { } recorded)
                 return (false, [$"Start-up gate: {baseline} has no entry for {rid}; {Rerecord(rid)}"]);
+            if (recorded.Figure != measured.Figure)
+                return (false, [$"Start-up gate: {name} was recorded {recorded.Figure} and is measured {measured.Figure} now (PrewireStartupReadyPattern changed); {Rerecord(rid)}"]);
             var failures = CheckInstructions(recorded, measured, options);
-            for (var i = 1; i < (appRun.Emulated ? MaxEmulatedMeasurements : MaxMeasurements) && TimeFailure(recorded, measured) is not null; i++)
+            for (var i = 1; i < (appRun.Emulated ? MaxEmulatedMeasurements : MaxMeasurements) && TimeFailure(recorded, measured, options) is not null; i++)
                 measured = Least(measured, await MeasureAsync(appRun, floorRun, pairs, counts: false, measured.Figure).ConfigureAwait(false));
-            if (TimeFailure(recorded, measured) is { } slow) failures.Add(slow);
+            if (TimeFailure(recorded, measured, options) is { } slow) failures.Add(slow);
             return failures.Count == 0
                 ? (true, [$"Start-up gate: {name} holds: {Describe(measured)} (recorded: {Describe(recorded)})."])
                 : (false, [.. failures.Select(f => $"Start-up gate: {name} {f}; if that is intended, {Rerecord(rid)}")]);
@@ -101,10 +106,12 @@ internal static class StartupCheck
             $"executed {now:N0} instructions beyond the NativeAOT floor ({measured.Figure}), {was:N0} when recorded: {now - was:+#,0;-#,0} (allowed {allowed:N0} either way); today the floor {measured.FloorInstructions:N0} and the app {measured.AppInstructions:N0}")];
     }
 
-    private static string? TimeFailure(StartupEntry recorded, StartupEntry measured)
+    private static string? TimeFailure(StartupEntry recorded, StartupEntry measured, Options options)
     {
         var emulated = measured.Rid != StartupCommand.HostRid;
-        var allowed = (emulated ? EmulatedAllowanceMs : NativeAllowanceMs) + ((emulated ? EmulatedShare : NativeShare) * Math.Max(0, recorded.ExcessMs));
+        var absolute = options.Number("--allowance-ms", emulated ? EmulatedAllowanceMs : NativeAllowanceMs);
+        var share = options.Number("--allowance-percent", emulated ? EmulatedSharePercent : NativeSharePercent) / 100;
+        var allowed = absolute + (share * Math.Max(0, recorded.ExcessMs));
         // Scaled to the recorded floor: what the excess would have been on the host that recorded it.
         var scaled = measured.ExcessMs * Math.Clamp(recorded.FloorMs / measured.FloorMs, 0.5, 2);
         return scaled - recorded.ExcessMs <= allowed ? null : string.Create(CultureInfo.InvariantCulture,

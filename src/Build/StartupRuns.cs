@@ -51,7 +51,7 @@ internal static class StartupRuns
     // The app's own first line, not valgrind's ("==pid== ...") or qemu's ("qemu: uncaught target signal").
     private static string FirstOwnLine(string text) =>
         text.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
-            .FirstOrDefault(l => !l.StartsWith("==", StringComparison.Ordinal) && !l.StartsWith("qemu:", StringComparison.Ordinal)) ?? "";
+            .FirstOrDefault(l => !l.StartsWith("==", StringComparison.Ordinal) && !l.StartsWith("qemu:", StringComparison.Ordinal)) is { } line ? $": {line}" : "";
 
     // Starts it, stops the clock at the ready line (then SIGTERM) or at exit, and waits for a clean exit.
     private static async Task RunAsync(ProcessStartInfo start, StartupCommand command, Stopwatch clock, TimeSpan timeout)
@@ -71,15 +71,17 @@ internal static class StartupRuns
                     await kill.WaitForExitAsync(cancel.Token).ConfigureAwait(false);
                     break;
                 }
-                if (clock.IsRunning) throw new GateException($"{Path.GetFileName(command.Binary)} ended its output without a line matching '{ready}'");
             }
+            var stopped = command.Ready is not null && !clock.IsRunning;
             var output = process.StandardOutput.ReadToEndAsync(cancel.Token);
             await process.WaitForExitAsync(cancel.Token).ConfigureAwait(false);
             clock.Stop();
             await output.ConfigureAwait(false);
             // Stopped at its ready line, an app may exit 143 (SIGTERM's default) rather than 0.
-            if (process.ExitCode != 0 && !(command.Ready is not null && process.ExitCode == 143))
-                throw new GateException($"{string.Join(' ', [Path.GetFileName(command.Binary), .. command.Args])} exited with {process.ExitCode}: {FirstOwnLine(await errors.ConfigureAwait(false))}");
+            if (process.ExitCode != 0 && !(stopped && process.ExitCode == 143))
+                throw new GateException($"{string.Join(' ', [Path.GetFileName(command.Binary), .. command.Args])} exited with {process.ExitCode}{FirstOwnLine(await errors.ConfigureAwait(false))}");
+            if (command.Ready is { } pattern && !stopped)
+                throw new GateException($"{Path.GetFileName(command.Binary)} exited without a line matching '{pattern}'");
         }
         catch (OperationCanceledException)
         {

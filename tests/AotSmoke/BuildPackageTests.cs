@@ -72,6 +72,35 @@ public sealed partial class BuildPackageTests(BuildPackageTests.Feed feed) : ICl
     }
 
     [Fact]
+    public async Task A_service_is_started_with_its_arguments_and_timed_to_its_ready_line_then_stopped()
+    {
+        var rid = Repo.HostRid;
+        var app = await feed.NewAppAsync($"{rid}-service");
+        await app.SetPropertiesAsync("<PrewireStartupArguments>--name gate</PrewireStartupArguments>", "<PrewireStartupReadyPattern>^listening on \\d+$</PrewireStartupReadyPattern>");
+        // Runs until SIGTERM; without its two arguments it exits 3 before the ready line.
+        await app.WriteAsync("Program.cs", """
+            if (args is not ["--name", _]) return 3;
+            using var stop = new ManualResetEventSlim();
+            AppDomain.CurrentDomain.ProcessExit += (_, _) => stop.Set();
+            Console.WriteLine("listening on 8080");
+            stop.Wait();
+            return 0;
+            """);
+
+        var recorded = await app.PublishAsync(rid, "-p:PrewireRecord=true");
+        Assert.True(recorded.ExitCode == 0, recorded.Output);
+        Assert.Contains($"Start-up gate: recorded App {rid} in", recorded.Output, StringComparison.Ordinal);
+        Assert.Contains("spawn to ready", recorded.Output, StringComparison.Ordinal);
+        var held = await app.PublishAsync(rid);
+        Assert.True(held.ExitCode == 0, held.Output);
+        Assert.Contains($"Start-up gate: App {rid} holds: spawn to ready", held.Output, StringComparison.Ordinal);
+
+        var noArguments = await app.PublishAsync(rid, "-p:PrewireStartupArguments=");
+        Assert.NotEqual(0, noArguments.ExitCode);
+        Assert.Contains($"error PREWIRE031: Start-up gate: App {rid}: App exited with 3", noArguments.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void The_package_holds_its_targets_tool_and_readme_and_nothing_of_the_repository()
     {
         using var package = ZipFile.OpenRead(feed.PackagePath);
@@ -171,6 +200,14 @@ public sealed partial class BuildPackageTests(BuildPackageTests.Feed feed) : ICl
     public sealed class NewApp(string directory)
     {
         public Task WriteAsync(string file, string text) => File.WriteAllTextAsync(Path.Combine(directory, file), text);
+
+        /// <summary>Adds <paramref name="properties"/> to the project's first property group.</summary>
+        public async Task SetPropertiesAsync(params string[] properties)
+        {
+            var project = Path.Combine(directory, "App.csproj");
+            var text = await File.ReadAllTextAsync(project).ConfigureAwait(false);
+            await File.WriteAllTextAsync(project, text.Replace("</PropertyGroup>", $"  {string.Join("\n    ", properties)}\n  </PropertyGroup>", StringComparison.Ordinal)).ConfigureAwait(false);
+        }
 
         public async Task<(int ExitCode, string Output)> PublishAsync(string rid, params string[] extra) =>
             await Tool.RunAsync("dotnet", ["publish", "-r", rid, "-p:PublishAot=true", .. extra], directory).ConfigureAwait(false);
