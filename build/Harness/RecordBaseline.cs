@@ -60,7 +60,7 @@ public static class RecordBaseline
 
         new StartupBaseline
         {
-            RecordedWith = $"./build.sh baseline {pairs} on {Environment.ProcessorCount} cores, .NET {Environment.Version}; the least spawn-to-ready and spawn-to-exit times of the app and of build/StartupFloor over {pairs} alternating pairs ({StartupRuns.PairsFor("linux-arm64", pairs)} under qemu), {(TimedPriority.Available ? $"spawned at niceness {TimedPriority.Niceness}" : "spawned at the default priority")}; natively the least of {StartupCounts.InstructionRuns} instruction counts (cachegrind, spawn to exit) of each, and the least faults and peak RSS of {StartupCounts.ResourceRuns} starts (GNU time)",
+            RecordedWith = $"./build.sh baseline {pairs} on {Environment.ProcessorCount} cores, .NET {Environment.Version}; the least spawn-to-ready and spawn-to-exit times of the app and of build/StartupFloor over {pairs} alternating pairs ({StartupRuns.PairsFor("linux-arm64", pairs)} under qemu), {(Prewire.Build.StartupInstruments.Raised.Count > 0 ? $"spawned at niceness {Prewire.Build.StartupInstruments.Niceness}" : "spawned at the default priority")}; natively the least of {StartupCounts.InstructionRuns} instruction counts (cachegrind, spawn to exit) of each, and the least faults and peak RSS of {StartupCounts.ResourceRuns} starts (GNU time)",
             Entries = entries,
         }.Write();
         Table.Write(output, ["app", "rid", "figure", "floor", "app", "excess", "allowed"], rows);

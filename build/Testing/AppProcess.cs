@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Text;
+using Prewire.Build;
 using Prewire.Samples;
 
 namespace Prewire.Testing;
@@ -25,7 +26,7 @@ public sealed class AppProcess : IAsyncDisposable
     /// <summary>
     /// Starts <paramref name="executable"/>; under qemu-aarch64 when it is an arm64 binary on another
     /// host, with the C runtime from <paramref name="sysRoot"/> (default: <see cref="Qemu.SysRoot"/>);
-    /// <paramref name="timed"/>: at <see cref="TimedPriority"/>, for the start-up gate's runs;
+    /// <paramref name="timed"/>: at <see cref="StartupInstruments.Raised"/> priority, for the start-up gate's runs;
     /// <paramref name="launcher"/>: a command that runs it and watches (cachegrind, GNU time), its arguments first.
     /// </summary>
     public static AppProcess Start(string executable, IEnumerable<string> args, IReadOnlyDictionary<string, string>? environment = null, string? rid = null, string? sysRoot = null, bool timed = false, IReadOnlyList<string>? launcher = null)
@@ -34,7 +35,7 @@ public sealed class AppProcess : IAsyncDisposable
             ? (Qemu.Path, ["-L", sysRoot ?? Qemu.SysRoot, executable, .. args])
             : (executable, [.. args]);
         if (launcher is { Count: > 0 }) command = (launcher[0], [.. launcher.Skip(1), command.FileName, .. command.Args]);
-        if (timed && TimedPriority.Available) command = TimedPriority.Wrap(command.FileName, command.Args);
+        if (timed && StartupInstruments.Raised is { Count: > 0 } raised) command = (raised[0], [.. raised.Skip(1), command.FileName, .. command.Args]);
         var start = new ProcessStartInfo(command.FileName, command.Args)
         {
             WorkingDirectory = Path.GetDirectoryName(executable)!,

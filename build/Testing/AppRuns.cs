@@ -20,7 +20,7 @@ public static class AppRuns
 
     /// <summary>
     /// Starts an app the way it runs in production: brokers apps with a URI, the web app on a free
-    /// loopback port; <paramref name="timed"/>: at <see cref="TimedPriority"/> (the start-up gate).
+    /// loopback port; <paramref name="timed"/>: at the start-up gate's raised priority (<see cref="Prewire.Build.StartupInstruments.Raised"/>).
     /// </summary>
     public static AppProcess Start(App app, string executable, string rid, string? brokerUri, out Uri? baseAddress, bool timed = false) =>
         AppProcess.Start(executable, Arguments(app, brokerUri, out baseAddress), rid: rid, timed: timed);

@@ -62,33 +62,10 @@ public static class StartupRuns
         return new BaselineEntry(app.Name, rid, aot.Size, figures, earlier?.Instructions, earlier?.Resources);
     }
 
-    /// <summary>
-    /// The floor and the app in <paramref name="pairs"/> pairs, each pair in turn floor-first and
-    /// app-first, after one unmeasured run of each (the page cache). The least time of each is kept:
-    /// load only ever adds time, so on a busy host the least of many runs is the run nothing
-    /// preempted (on this 2-core machine, with a build beside it, 60 pairs put a Consumer within
-    /// 0.3 ms of its idle excess; the medians moved by up to 3 ms).
-    /// </summary>
+    /// <summary>The floor and the app in <paramref name="pairs"/> alternating pairs, the least time of each, as the Prewire.Build package's gate times them.</summary>
     public static async Task<StartupFigure> FigureAsync(string name, Func<Task<double>> floor, Func<Task<double>> app, int pairs)
     {
-        ArgumentNullException.ThrowIfNull(floor);
-        ArgumentNullException.ThrowIfNull(app);
-        await floor().ConfigureAwait(false);
-        await app().ConfigureAwait(false);
-        var (floorMs, appMs) = (double.MaxValue, double.MaxValue);
-        for (var i = 0; i < pairs; i++)
-        {
-            if (i % 2 == 0)
-            {
-                floorMs = Math.Min(floorMs, await floor().ConfigureAwait(false));
-                appMs = Math.Min(appMs, await app().ConfigureAwait(false));
-            }
-            else
-            {
-                appMs = Math.Min(appMs, await app().ConfigureAwait(false));
-                floorMs = Math.Min(floorMs, await floor().ConfigureAwait(false));
-            }
-        }
+        var (floorMs, appMs) = await Prewire.Build.StartupInstruments.LeastOfPairsAsync(floor, app, pairs).ConfigureAwait(false);
         return new StartupFigure(name, floorMs, appMs);
     }
 

@@ -44,14 +44,16 @@ internal static class StartupCheck
         var name = $"{app} {rid}";
         try
         {
+            // The entry first: a check without one fails at once rather than after a minute of runs.
+            var recorded = record ? null : RidFile<StartupEntry>.Read(baseline, BaselineJson.Default.RidFileStartupEntry)?.Find(rid);
+            if (!record && recorded is null)
+                return (false, [$"Start-up gate: {baseline} has no entry for {rid}; {Rerecord(rid)}"]);
             var measured = await MeasureAsync(appRun, floorRun, pairs, counts, ready is null ? "spawn to exit" : "spawn to ready").ConfigureAwait(false);
-            if (record)
+            if (recorded is null)
             {
                 RidFile<StartupEntry>.Record(baseline, measured, BaselineJson.Default.RidFileStartupEntry);
                 return (true, [$"Start-up gate: recorded {name} in {baseline}: {Describe(measured)}."]);
             }
-            if (RidFile<StartupEntry>.Read(baseline, BaselineJson.Default.RidFileStartupEntry)?.Find(rid) is not { } recorded)
-                return (false, [$"Start-up gate: {baseline} has no entry for {rid}; {Rerecord(rid)}"]);
             if (recorded.Figure != measured.Figure)
                 return (false, [$"Start-up gate: {name} was recorded {recorded.Figure} and is measured {measured.Figure} now (PrewireStartupReadyPattern changed); {Rerecord(rid)}"]);
             var failures = CheckInstructions(recorded, measured, options);
@@ -73,23 +75,13 @@ internal static class StartupCheck
         long? appCount = null, floorCount = null;
         if (counts)
         {
-            if (!StartupCommand.OnPath("valgrind"))
+            if (!StartupInstruments.OnPath("valgrind"))
                 throw new GateException("counting instructions needs valgrind (Debian: valgrind); or publish with -p:PrewireStartupInstructions=false");
             // Counts do not move with load: the runs go side by side.
             var runs = await Task.WhenAll(Enumerable.Range(0, CountedRuns).SelectMany(_ => new[] { StartupRuns.CountAsync(app), StartupRuns.CountAsync(floor) })).ConfigureAwait(false);
             (appCount, floorCount) = (runs.Where((_, i) => i % 2 == 0).Min(), runs.Where((_, i) => i % 2 == 1).Min());
         }
-        // One unmeasured run of each warms the page cache; then pairs alternate which goes first.
-        await StartupRuns.TimeAsync(floor).ConfigureAwait(false);
-        await StartupRuns.TimeAsync(app).ConfigureAwait(false);
-        var (floorMs, appMs) = (double.MaxValue, double.MaxValue);
-        for (var i = 0; i < pairs; i++)
-        {
-            var floorFirst = i % 2 == 0;
-            if (floorFirst) floorMs = Math.Min(floorMs, await StartupRuns.TimeAsync(floor).ConfigureAwait(false));
-            appMs = Math.Min(appMs, await StartupRuns.TimeAsync(app).ConfigureAwait(false));
-            if (!floorFirst) floorMs = Math.Min(floorMs, await StartupRuns.TimeAsync(floor).ConfigureAwait(false));
-        }
+        var (floorMs, appMs) = await StartupInstruments.LeastOfPairsAsync(() => StartupRuns.TimeAsync(floor), () => StartupRuns.TimeAsync(app), pairs).ConfigureAwait(false);
         return new StartupEntry(app.Rid, figure, Math.Round(floorMs, 3), Math.Round(appMs, 3), floorCount, appCount);
     }
 

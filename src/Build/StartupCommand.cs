@@ -11,9 +11,6 @@ namespace Prewire.Build;
 /// </summary>
 internal sealed record StartupCommand(string Binary, IReadOnlyList<string> Args, Regex? Ready, string Rid)
 {
-    private const string Arm64SysRoot = "/usr/aarch64-linux-gnu";
-    private static readonly string[] _qemus = ["qemu-aarch64-static", "qemu-aarch64"];
-
     /// <summary>Whether the RID's binaries run under qemu here.</summary>
     public bool Emulated => Rid != HostRid;
 
@@ -23,13 +20,6 @@ internal sealed record StartupCommand(string Binary, IReadOnlyList<string> Args,
         Architecture.Arm64 => "linux-arm64",
         var other => $"linux-{other.ToString().ToLowerInvariant()}",
     };
-
-    /// <summary>
-    /// <c>nice -n -20</c> where this user may raise a priority (root, CAP_SYS_NICE), for timed runs: with
-    /// every core busy a start that outlasts the scheduler's slice is preempted in every run, and at -20
-    /// a run weighs ~87 times a nice-0 task, so other processes stop adding to its time.
-    /// </summary>
-    public static IReadOnlyList<string> Raised { get; } = ProbeNice() ? ["nice", "-n", "-20"] : [];
 
     /// <summary>The command line that starts it, under <paramref name="launcher"/> if given (valgrind, nice).</summary>
     public ProcessStartInfo StartInfo(IReadOnlyList<string>? launcher = null)
@@ -45,28 +35,10 @@ internal sealed record StartupCommand(string Binary, IReadOnlyList<string> Args,
         if (!Emulated) return [];
         if (Rid != "linux-arm64" || HostRid != "linux-x64")
             throw new GateException($"{Rid} binaries cannot start on this {HostRid} host; publish with -p:PrewireStartupGate=false for this RID");
-        var qemu = _qemus.FirstOrDefault(OnPath)
+        var qemu = StartupInstruments.Qemu
             ?? throw new GateException("linux-arm64 binaries start here under qemu, which is not installed (Debian: qemu-user-static); or publish with -p:PrewireStartupGate=false for this RID");
-        return Directory.Exists(Arm64SysRoot) ? [qemu, "-L", Arm64SysRoot] : [qemu];
+        return Directory.Exists(StartupInstruments.Arm64SysRoot) ? [qemu, "-L", StartupInstruments.Arm64SysRoot] : [qemu];
     }
-
-    private static bool ProbeNice()
-    {
-        try
-        {
-            using var nice = Process.Start(new ProcessStartInfo("nice", ["-n", "-20", "nice"]) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false })!;
-            var output = nice.StandardOutput.ReadToEnd();
-            nice.WaitForExit();
-            return nice.ExitCode == 0 && output.Trim() == "-20";
-        }
-        catch (System.ComponentModel.Win32Exception)
-        {
-            return false;
-        }
-    }
-
-    public static bool OnPath(string tool) =>
-        Environment.GetEnvironmentVariable("PATH")?.Split(':').Any(d => File.Exists(Path.Combine(d, tool))) == true;
 }
 
 /// <summary>A start the gate could not measure (what to install, or how to turn the gate off); the publish fails with it.</summary>

@@ -10,15 +10,11 @@ namespace Prewire.Build;
 /// </summary>
 internal static class StartupRuns
 {
-    // valgrind's address space has no room for the 256 GB a server-GC app reserves up front (the
-    // runtime then exits before Main); a 4 GB range starts the same way.
-    private const string GcRegionRange = "100000000";
-
     /// <summary>Milliseconds from spawn to the ready line (or exit).</summary>
     public static async Task<double> TimeAsync(StartupCommand command)
     {
         var clock = Stopwatch.StartNew();
-        await RunAsync(command.StartInfo(StartupCommand.Raised), command, clock, TimeSpan.FromSeconds(command.Emulated ? 120 : 30)).ConfigureAwait(false);
+        await RunAsync(command.StartInfo(StartupInstruments.Raised), command, clock, TimeSpan.FromSeconds(command.Emulated ? 120 : 30)).ConfigureAwait(false);
         return clock.Elapsed.TotalMilliseconds;
     }
 
@@ -33,14 +29,15 @@ internal static class StartupRuns
         command = command with { Binary = copy };
         try
         {
-            var start = command.StartInfo(["valgrind", "--tool=cachegrind", "--cache-sim=no", $"--cachegrind-out-file={file}"]);
-            start.Environment["DOTNET_GCRegionRange"] = GcRegionRange;
+            var start = command.StartInfo(StartupInstruments.Cachegrind(file));
+            foreach (var (name, value) in StartupInstruments.CachegrindEnvironment) start.Environment[name] = value;
             // Under cachegrind a start runs 50-100 times slower.
             await RunAsync(start, command, Stopwatch.StartNew(), TimeSpan.FromMinutes(5)).ConfigureAwait(false);
-            // The file's last lines: "events: Ir" ... "summary: 1330980".
-            var summary = File.ReadLines(file).LastOrDefault(l => l.StartsWith("summary:", StringComparison.Ordinal))
-                ?? throw new GateException($"cachegrind wrote no summary for {command.Binary}");
-            return long.Parse(summary["summary:".Length..].Trim(), CultureInfo.InvariantCulture);
+            return StartupInstruments.ReadCount(File.Exists(file) ? await File.ReadAllTextAsync(file).ConfigureAwait(false) : "");
+        }
+        catch (InvalidDataException e)
+        {
+            throw new GateException($"counting {command.Binary}: {e.Message}");
         }
         finally
         {

@@ -89,9 +89,9 @@ public sealed class StartupGateTests(PublishedApps published)
     [Fact]
     public async Task The_gates_runs_start_at_the_raised_priority_where_the_host_allows_it()
     {
-        // What the gate standing a saturated host rests on (TimedPriority), read back from the kernel.
+        // What the gate standing a saturated host rests on (StartupInstruments.Raised), read back from the kernel.
         await using var run = AppProcess.Start("/bin/sleep", ["10"], timed: true);
-        var expected = TimedPriority.Available ? TimedPriority.Niceness : Niceness(Environment.ProcessId);
+        var expected = Prewire.Build.StartupInstruments.Raised.Count > 0 ? Prewire.Build.StartupInstruments.Niceness : Niceness(Environment.ProcessId);
         var until = DateTime.UtcNow.AddSeconds(5);
         while (File.ReadAllText($"/proc/{run.Id}/comm").Trim() != "sleep" && DateTime.UtcNow < until) await Task.Delay(10, TestContext.Current.CancellationToken);
         Assert.Equal("sleep", File.ReadAllText($"/proc/{run.Id}/comm").Trim());
