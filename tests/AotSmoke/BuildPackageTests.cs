@@ -152,7 +152,9 @@ public sealed partial class BuildPackageTests(BuildPackageTests.Feed feed) : ICl
         {
             var feed = Path.Combine(_root, "feed");
             Directory.CreateDirectory(feed);
-            await Tool.RunCheckedAsync("dotnet", ["pack", Path.Combine(Repo.Root, "src", "Build"), "-c", "Release", "-o", feed, $"-p:PackageVersion={_version}"], Repo.Root).ConfigureAwait(false);
+            // --no-build: packs the tool this test project's build made (src/Build is a reference of it), so it
+            // never compiles src/Build beside an app's restore packing it (build/BuildPackage.targets).
+            await Tool.RunCheckedAsync("dotnet", ["pack", Path.Combine(Repo.Root, "src", "Build"), "-c", "Release", "--no-build", "-o", feed, $"-p:PackageVersion={_version}"], Repo.Root).ConfigureAwait(false);
             PackagePath = Directory.GetFiles(feed, "Prewire.Build.*.nupkg").Single();
             var globalPackages = (await Tool.RunCheckedAsync("dotnet", ["nuget", "locals", "global-packages", "--list"], Repo.Root).ConfigureAwait(false)).Split("global-packages:")[1].Trim();
             await File.WriteAllTextAsync(Path.Combine(_root, "nuget.config"), $"""

@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.Text;
 using Prewire.Testing;
 
@@ -48,6 +49,18 @@ public sealed class DefaultBuildTests(PublishedApps published)
         foreach (var name in new[] { "RabbitMQ.Client", "Prewire.RabbitMQ" })
             Assert.True(binary.AsSpan().IndexOf(Encoding.UTF8.GetBytes(name)) < 0, $"{app} holds \"{name}\"");
         TestContext.Current.TestOutputHelper?.WriteLine($"{app} {rid}: {result.Size:N0} bytes");
+    }
+
+    [Theory]
+    [MemberData(nameof(AppsByRid))]
+    public async Task The_default_build_is_held_by_the_Prewire_Build_packages_gates(string appName, string rid)
+    {
+        // The package's own lines in the publish output: its warning gate ran, and its size budget held
+        // the binary to samples/<app>/size-budget.json (a budget that failed would have failed the publish).
+        var app = App.Named(appName);
+        var result = await published.GetSucceededAsync(app, rid);
+        Assert.Contains($"Warning gate: own assemblies Prewire.Core, Prewire.Samples.Shared, {app.ExecutableName};", result.Output, StringComparison.Ordinal);
+        Assert.Contains($"Size budget: {app.ExecutableName} {rid} is {result.Size.ToString("N0", CultureInfo.InvariantCulture)} B", result.Output, StringComparison.Ordinal);
     }
 
     [Theory]
