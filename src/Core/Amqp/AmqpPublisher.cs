@@ -223,8 +223,7 @@ public sealed class AmqpPublisher : IAsyncDisposable
     {
         ThrowIfFailed();
         var sequence = channel.LastSequence + 1;
-        AmqpFrameWriter.WritePublishHead(output, channel.Number, method, (ulong)body.Length, properties, method.Mandatory ? SequenceHeader : null, (long)sequence);
-        AmqpFrameWriter.WriteContentBody(output, channel.Number, body, _connection.FrameMax);
+        AmqpFrameWriter.WritePublish(output, channel.Number, method, properties, method.Mandatory ? SequenceHeader : null, (long)sequence, body, _connection.FrameMax);
         channel.Published(sequence, _connection.Writer.Flushes);
     }
 

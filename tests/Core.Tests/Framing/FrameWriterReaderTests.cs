@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Text;
 using Prewire.Framing.Internal.Methods;
 using Prewire.Framing.Internal;
 using Prewire.Amqp;
@@ -42,6 +43,34 @@ public sealed class FrameWriterReaderTests
         Assert.Equal((bodySize + MaxPayload - 1) / MaxPayload, bodyFrames.Count);
         Assert.All(bodyFrames, f => Assert.True(f.Frame.Type == FrameType.ContentBody && f.Frame.Channel == 3 && f.Frame.Payload.Length <= MaxPayload));
         Assert.Equal(body, bodyFrames.SelectMany(f => f.Frame.Payload.ToArray()).ToArray());
+    }
+
+    [Fact]
+    public void Names_and_headers_beyond_ASCII_and_nested_tables_and_arrays_read_back_the_same()
+    {
+        // ASCII text is narrowed, the rest goes through the UTF-8 encoder; each table's and array's
+        // length is filled in after its entries.
+        var headers = new Dictionary<string, object?>
+        {
+            ["héllo"] = "wörld €",
+            ["plain"] = "ascii",
+            ["nested"] = new Dictionary<string, object?> { ["ключ"] = 42, ["list"] = new List<object?> { "é", 1L, null } },
+        };
+        var output = new ArrayBufferWriter<byte>();
+
+        AmqpFrameWriter.WritePublish(output, 1, new BasicPublish(0, "échange", "rk", Mandatory: false, Immediate: false), new BasicProperties { Headers = headers }, new ReadOnlySequence<byte>(new byte[10]), FrameMax);
+
+        var frames = FrameTestKit.ReadAll(new ReadOnlySequence<byte>(output.WrittenMemory), FrameMax);
+        Assert.Equal(3, frames.Count);
+        Assert.Equal("échange", AmqpFrameReader.ReadMethod<BasicPublish>(frames[0].Frame).Exchange);
+        var read = AmqpFrameReader.ReadContentHeader(frames[1].Frame).Properties.Headers!;
+        Assert.Equal(["héllo", "plain", "nested"], read.Keys);
+        Assert.Equal("wörld €", Encoding.UTF8.GetString((byte[])read["héllo"]!));
+        Assert.Equal("ascii", Encoding.UTF8.GetString((byte[])read["plain"]!));
+        var nested = (Dictionary<string, object?>)read["nested"]!;
+        Assert.Equal(42, nested["ключ"]);
+        var list = (List<object?>)nested["list"]!;
+        Assert.Equal(("é", 1L, (object?)null), (Encoding.UTF8.GetString((byte[])list[0]!), list[1], list[2]));
     }
 
     [Fact]

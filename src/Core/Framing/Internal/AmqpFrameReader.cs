@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Buffers.Binary;
 using Prewire.Framing.Internal.Methods;
 
 namespace Prewire.Framing.Internal;
@@ -21,13 +22,19 @@ internal static class AmqpFrameReader
     public static bool TryReadFrame(ref ReadOnlySequence<byte> buffer, uint frameMax, out Frame frame)
     {
         frame = default;
-        var reader = new SequenceReader<byte>(buffer);
-        if (!reader.TryRead(out var typeOctet) || !reader.TryReadBigEndian(out short channelValue) || !reader.TryReadBigEndian(out int sizeValue))
+        // From the first segment's span where the header lies in it (nearly always): through a
+        // SequenceReader the Consumer's message took 15,427 instructions, this way 14,805
+        // (benchmarks/client-instructions.sh).
+        var first = buffer.FirstSpan;
+        byte typeOctet;
+        ushort channel;
+        uint size;
+        if (first.Length >= AmqpConstants.FrameHeaderSize)
+            (typeOctet, channel, size) = (first[0], BinaryPrimitives.ReadUInt16BigEndian(first[1..]), BinaryPrimitives.ReadUInt32BigEndian(first[3..]));
+        else if (!TryReadSplitHeader(buffer, out typeOctet, out channel, out size))
             return false;
 
         var type = (FrameType)typeOctet;
-        var channel = (ushort)channelValue;
-        var size = (uint)sizeValue;
         if (type is not (FrameType.Method or FrameType.ContentHeader or FrameType.ContentBody or FrameType.Heartbeat))
         {
             throw new AmqpProtocolException(typeOctet == (byte)'A'
@@ -38,17 +45,25 @@ internal static class AmqpFrameReader
             throw new AmqpProtocolException($"a {type} frame of {size} bytes exceeds frame-max {frameMax}.");
         if (type == FrameType.Heartbeat && (channel != 0 || size != 0))
             throw new AmqpProtocolException($"a heartbeat frame must be empty on channel 0; got {size} bytes on channel {channel}.");
-        if (reader.Remaining < (long)size + 1) return false;
+        var length = AmqpConstants.FrameOverhead + (long)size;
+        if (buffer.Length < length) return false;
 
-        var payload = buffer.Slice(AmqpConstants.FrameHeaderSize, size);
-        reader.Advance(size);
-        reader.TryRead(out var end);
+        var end = length <= first.Length ? first[(int)length - 1] : buffer.Slice(length - 1, 1).FirstSpan[0];
         if (end != AmqpConstants.FrameEnd)
             throw new AmqpProtocolException($"a {type} frame on channel {channel} ends with 0x{end:X2}, not the frame-end octet 0xCE.");
 
-        frame = new Frame(type, channel, payload);
-        buffer = buffer.Slice(reader.Position);
+        frame = new Frame(type, channel, buffer.Slice(AmqpConstants.FrameHeaderSize, size));
+        buffer = buffer.Slice(length);
         return true;
+    }
+
+    // A header split across segments (a read that ended inside it).
+    private static bool TryReadSplitHeader(in ReadOnlySequence<byte> buffer, out byte type, out ushort channel, out uint size)
+    {
+        var reader = new SequenceReader<byte>(buffer);
+        var read = reader.TryRead(out type) & reader.TryReadBigEndian(out short channelValue) & reader.TryReadBigEndian(out int sizeValue);
+        (channel, size) = ((ushort)channelValue, (uint)sizeValue);
+        return read;
     }
 
     /// <summary>The class and method ids of a method frame, as one value to switch on.</summary>

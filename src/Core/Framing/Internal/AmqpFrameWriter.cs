@@ -27,23 +27,33 @@ internal static class AmqpFrameWriter
         where T : struct, IAmqpMethod<T>
     {
         ArgumentNullException.ThrowIfNull(output);
-        var argumentsSize = method.GetArgumentsSize();
-        var payload = 4 + argumentsSize;
-        var span = output.GetSpan(AmqpConstants.FrameOverhead + payload);
+        var frameSize = MethodFrameSize(method);
+        WriteMethod(output.GetSpan(frameSize), channel, method, frameSize);
+        output.Advance(frameSize);
+    }
+
+    private static int MethodFrameSize<T>(in T method)
+        where T : struct, IAmqpMethod<T> => AmqpConstants.FrameOverhead + 4 + method.GetArgumentsSize();
+
+    private static void WriteMethod<T>(Span<byte> span, ushort channel, in T method, int frameSize)
+        where T : struct, IAmqpMethod<T>
+    {
+        var payload = frameSize - AmqpConstants.FrameOverhead;
         WriteFrameHeader(span, FrameType.Method, channel, (uint)payload);
         BinaryPrimitives.WriteUInt16BigEndian(span[7..], T.ClassId);
         BinaryPrimitives.WriteUInt16BigEndian(span[9..], T.MethodId);
-        var writer = new AmqpWriter(span.Slice(11, argumentsSize));
+        var writer = new AmqpWriter(span.Slice(11, payload - 4));
         method.WriteArguments(ref writer);
         span[AmqpConstants.FrameHeaderSize + payload] = AmqpConstants.FrameEnd;
-        output.Advance(AmqpConstants.FrameOverhead + payload);
     }
 
     /// <summary>A content header frame for class <c>basic</c>.</summary>
     public static void WriteContentHeader(IBufferWriter<byte> output, ushort channel, ulong bodySize, BasicProperties? properties)
     {
         ArgumentNullException.ThrowIfNull(output);
-        WriteContentHeader(output, channel, bodySize, properties, properties is null ? 2 : PropertyCodec.GetSize(properties), null, 0);
+        var frameSize = ContentHeaderFrameSize(properties is null ? 2 : PropertyCodec.GetSize(properties));
+        WriteContentHeader(output.GetSpan(frameSize), channel, bodySize, properties, frameSize, null, 0);
+        output.Advance(frameSize);
     }
 
     /// <summary>
@@ -54,25 +64,68 @@ internal static class AmqpFrameWriter
     internal static void WritePublishHead(IBufferWriter<byte> output, ushort channel, in BasicPublish method, ulong bodySize, BasicProperties? properties, string? extraHeader, long extraValue)
     {
         ArgumentNullException.ThrowIfNull(output);
-        properties ??= extraHeader is null ? null : _emptyProperties;
-        var propertiesSize = properties is null ? 2 : PropertyCodec.GetSize(properties, extraHeader);
-        WriteMethod(output, channel, method);
-        WriteContentHeader(output, channel, bodySize, properties, propertiesSize, extraHeader, extraValue);
+        var (methodSize, headerSize) = PublishHeadSizes(method, ref properties, extraHeader);
+        var span = output.GetSpan(methodSize + headerSize);
+        WritePublishHead(span, channel, method, bodySize, properties, extraHeader, extraValue, methodSize, headerSize);
+        output.Advance(methodSize + headerSize);
     }
 
-    private static void WriteContentHeader(IBufferWriter<byte> output, ushort channel, ulong bodySize, BasicProperties? properties, int propertiesSize, string? extraHeader, long extraValue)
+    /// <summary>
+    /// A whole publish whose body fits one frame, in one piece of <paramref name="output"/>'s memory: the
+    /// method, the content header and the body frame sized first and committed with one Advance (a
+    /// PipeWriter takes its lock on each: five a publish, ~800 instructions, when written frame by frame).
+    /// A larger body goes frame by frame. Nothing is written when the header cannot be.
+    /// </summary>
+    internal static void WritePublish(IBufferWriter<byte> output, ushort channel, in BasicPublish method, BasicProperties? properties, string? extraHeader, long extraValue, in ReadOnlySequence<byte> body, uint frameMax)
     {
-        var payload = 12 + propertiesSize;
-        var span = output.GetSpan(AmqpConstants.FrameOverhead + payload);
+        ArgumentNullException.ThrowIfNull(output);
+        if (body.Length > MaxPayload(frameMax))
+        {
+            WritePublishHead(output, channel, method, (ulong)body.Length, properties, extraHeader, extraValue);
+            WriteContentBody(output, channel, body, frameMax);
+            return;
+        }
+        var (methodSize, headerSize) = PublishHeadSizes(method, ref properties, extraHeader);
+        var bodyFrameSize = body.IsEmpty ? 0 : AmqpConstants.FrameOverhead + (int)body.Length;
+        var total = methodSize + headerSize + bodyFrameSize;
+        var span = output.GetSpan(total);
+        WritePublishHead(span, channel, method, (ulong)body.Length, properties, extraHeader, extraValue, methodSize, headerSize);
+        if (bodyFrameSize > 0)
+        {
+            var frame = span.Slice(methodSize + headerSize, bodyFrameSize);
+            WriteFrameHeader(frame, FrameType.ContentBody, channel, (uint)body.Length);
+            body.CopyTo(frame[AmqpConstants.FrameHeaderSize..]);
+            frame[^1] = AmqpConstants.FrameEnd;
+        }
+        output.Advance(total);
+    }
+
+    private static (int Method, int Header) PublishHeadSizes(in BasicPublish method, ref BasicProperties? properties, string? extraHeader)
+    {
+        properties ??= extraHeader is null ? null : _emptyProperties;
+        var header = ContentHeaderFrameSize(properties is null ? 2 : PropertyCodec.GetSize(properties, extraHeader));
+        return (MethodFrameSize(method), header);
+    }
+
+    private static void WritePublishHead(Span<byte> span, ushort channel, in BasicPublish method, ulong bodySize, BasicProperties? properties, string? extraHeader, long extraValue, int methodSize, int headerSize)
+    {
+        WriteMethod(span, channel, method, methodSize);
+        WriteContentHeader(span.Slice(methodSize, headerSize), channel, bodySize, properties, headerSize, extraHeader, extraValue);
+    }
+
+    private static int ContentHeaderFrameSize(int propertiesSize) => AmqpConstants.FrameOverhead + 12 + propertiesSize;
+
+    private static void WriteContentHeader(Span<byte> span, ushort channel, ulong bodySize, BasicProperties? properties, int frameSize, string? extraHeader, long extraValue)
+    {
+        var payload = frameSize - AmqpConstants.FrameOverhead;
         WriteFrameHeader(span, FrameType.ContentHeader, channel, (uint)payload);
         BinaryPrimitives.WriteUInt16BigEndian(span[7..], BasicPublish.ClassId);
         BinaryPrimitives.WriteUInt16BigEndian(span[9..], 0);
         BinaryPrimitives.WriteUInt64BigEndian(span[11..], bodySize);
-        var writer = new AmqpWriter(span.Slice(19, propertiesSize));
+        var writer = new AmqpWriter(span.Slice(19, payload - 12));
         if (properties is null) writer.WriteShort(0);
         else PropertyCodec.Write(ref writer, properties, extraHeader, extraValue);
         span[AmqpConstants.FrameHeaderSize + payload] = AmqpConstants.FrameEnd;
-        output.Advance(AmqpConstants.FrameOverhead + payload);
     }
 
     // Both overloads stay out of line: inlined into the publisher's state machine they made its tier-1
@@ -130,11 +183,8 @@ internal static class AmqpFrameWriter
     }
 
     /// <summary>A whole publish with a multi-segment body.</summary>
-    public static void WritePublish(IBufferWriter<byte> output, ushort channel, in BasicPublish method, BasicProperties? properties, in ReadOnlySequence<byte> body, uint frameMax)
-    {
-        WritePublishHead(output, channel, method, (ulong)body.Length, properties, null, 0);
-        WriteContentBody(output, channel, body, frameMax);
-    }
+    public static void WritePublish(IBufferWriter<byte> output, ushort channel, in BasicPublish method, BasicProperties? properties, in ReadOnlySequence<byte> body, uint frameMax) =>
+        WritePublish(output, channel, method, properties, null, 0, body, frameMax);
 
     /// <summary>A heartbeat frame.</summary>
     public static void WriteHeartbeat(IBufferWriter<byte> output)
