@@ -50,7 +50,7 @@ echo "|---|---|---:|---:|---:|---:|---:|"
 for app in publish consume; do
   for client in rabbitmq prewire; do
     a=$(median "$app-$client" amqp 3); s=$(median "$app-$client" amqps 3)
-    echo "| $([[ $app == publish ]] && echo Publisher || echo Consumer) | $client | $a | $s | $(awk -v a="$s" -v b="$a" 'BEGIN {printf "%.2fx", a / b}') | $(median "$app-$client" amqp 4) | $(median "$app-$client" amqps 4) |"
+    echo "| $([[ $app == publish ]] && echo Publisher || echo Consumer) | $client | $a | $s | $(ratio "$s" "$a") | $(median "$app-$client" amqp 4) | $(median "$app-$client" amqps 4) |"
   done
 done
 rm -f "$results"

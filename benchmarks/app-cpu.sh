@@ -16,14 +16,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:?ROUNDS} count=${2:?COUNT}; shift 2
 (($# > 0)) || { echo "usage: $0 ROUNDS COUNT LABEL=DIR[,client][,VAR=VALUE...] ..." >&2; exit 2; }
-(($(nproc) >= 2)) || { echo "app-cpu: needs 2 cores, one for the broker and one for the app" >&2; exit 1; }
 source benchmarks/client-pairs.sh
-pin=(taskset -c 1) placement="broker on core 0, app on core 1"
-if [[ ${PIN:-yes} == no ]]; then
-  pin=() placement="broker and app unpinned"
-else
-  taskset -a -p -c 0 "$(build/broker.sh ctl eval 'os:getpid().' | tr -d '"')" >/dev/null
-fi
+pin_apart
 
 results=$(mktemp)
 trap 'rm -f "$results"; build/broker.sh stop >/dev/null 2>&1 || true' EXIT

@@ -7,8 +7,11 @@
 # prewire-single, is Prewire's with its acks not coalesced (each a frame of its own, as RabbitMQ.Client
 # writes them here): what coalescing saves. MODE: jit, aot (the same console published NativeAOT, as
 # the apps ship) or both (default). Prints every run, then the medians with Prewire's figures as a
-# ratio of the official ones, and coalesced against single acks.
-#   benchmarks/consume-memory.sh [RUNS] [jit|aot|both]
+# ratio of the official ones (msg/s and memory, then CPU per message with user and system apart and
+# context switches per message), and coalesced against single acks. The broker runs on core 0 and the
+# drains (and fills) on core 1 (PIN=no: all share the cores).
+#   [PIN=no] benchmarks/consume-memory.sh [RUNS] [jit|aot|both]
+# Both consoles set the thread pool's spin to 0, as the apps do (their .csproj says how to measure the default).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
@@ -27,6 +30,7 @@ if [[ $mode != jit ]]; then
 fi
 
 source benchmarks/client-pairs.sh
+pin_apart
 # Messages per size: about the same bytes for the large ones, enough messages for the small.
 declare -A count=([256]=50000 [65536]=4000 [1048576]=400)
 
@@ -36,8 +40,8 @@ for m in jit aot; do
   echo
   echo "### $m"
   echo
-  echo "| body | client | msg/s | peak RSS | allocated / message | CPU / message | ack frames / message | time |"
-  echo "|---:|---|---:|---:|---:|---:|---:|---:|"
+  echo "| body | client | msg/s | peak RSS | allocated / message | CPU / message | user / message | system / message | context switches / message | ack frames / message | time |"
+  echo "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   for size in 256 65536 1048576; do
     for run in $(seq 1 "$runs"); do
       case $(( run % 3 )) in
@@ -47,10 +51,10 @@ for m in jit aot; do
       esac
       for client in $clients; do
         queue="consume-memory.$m.$size.$client.$run"
-        $fill "$RABBITMQ_URI" "$queue" "$size" "${count[$size]}"
-        line=$(${command[$m]} "$client" "$RABBITMQ_URI" "$queue" "${count[$size]}")
-        echo "$size $client $(get msgPerSec) $(get peakRssMb) $(get allocatedPerMessage) $(get cpuUsPerMessage) $(get ackFramesPerMessage)" >>"$results"
-        echo "| $size | $client | $(get msgPerSec) | $(get peakRssMb) MB | $(get allocatedPerMessage) B | $(get cpuUsPerMessage) µs | $(get ackFramesPerMessage) | $(get seconds) s |"
+        "${pin[@]}" $fill "$RABBITMQ_URI" "$queue" "$size" "${count[$size]}"
+        line=$("${pin[@]}" ${command[$m]} "$client" "$RABBITMQ_URI" "$queue" "${count[$size]}")
+        echo "$size $client $(get msgPerSec) $(get peakRssMb) $(get allocatedPerMessage) $(get cpuUsPerMessage) $(get userUsPerMessage) $(get systemUsPerMessage) $(get switchesPerMessage) $(get ackFramesPerMessage)" >>"$results"
+        echo "| $size | $client | $(get msgPerSec) | $(get peakRssMb) MB | $(get allocatedPerMessage) B | $(get cpuUsPerMessage) µs | $(get userUsPerMessage) µs | $(get systemUsPerMessage) µs | $(get switchesPerMessage) | $(get ackFramesPerMessage) | $(get seconds) s |"
       done
     done
   done
@@ -61,8 +65,12 @@ for m in jit aot; do
   echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
   for size in 256 65536 1048576; do
     o=$(median "$size" official 3); p=$(median "$size" prewire 3)
-    echo "| $size | $o | $p | $(awk -v a="$p" -v b="$o" 'BEGIN {printf "%.2fx", a / b}') | $(median "$size" official 4) MB | $(median "$size" prewire 4) MB | $(median "$size" official 5) B | $(median "$size" prewire 5) B |"
+    echo "| $size | $o | $p | $(ratio "$p" "$o") | $(median "$size" official 4) MB | $(median "$size" prewire 4) MB | $(median "$size" official 5) B | $(median "$size" prewire 5) B |"
   done
+  echo
+  echo "CPU per message, medians ($m); ratio = Prewire / official:"
+  echo
+  cpu_medians body 256 65536 1048576
   echo
   echo "What coalescing saves, medians ($m); ratio = coalesced / single:"
   echo
@@ -71,9 +79,9 @@ for m in jit aot; do
   for size in 256 65536 1048576; do
     s=$(median "$size" prewire-single 3); p=$(median "$size" prewire 3)
     sc=$(median "$size" prewire-single 6); pc=$(median "$size" prewire 6)
-    echo "| $size | $(median "$size" prewire-single 7) | $(median "$size" prewire 7) | $s | $p | $(awk -v a="$p" -v b="$s" 'BEGIN {printf "%.2fx", a / b}') | $sc µs | $pc µs | $(awk -v a="$pc" -v b="$sc" 'BEGIN {printf "%.2fx", a / b}') |"
+    echo "| $size | $(median "$size" prewire-single 10) | $(median "$size" prewire 10) | $s | $p | $(ratio "$p" "$s") | $sc µs | $pc µs | $(ratio "$pc" "$sc") |"
   done
   rm -f "$results"
 done
 echo
-echo "$(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD), $(nproc) cores"
+echo "$(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD), $(nproc) cores, $placement"

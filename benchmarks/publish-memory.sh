@@ -4,9 +4,12 @@
 # alternating within each scenario (first one, then the other, run by run), every pair repeated RUNS
 # times (default 3). MODE: jit (net10.0,
 # the issue's setting), aot (the same console published NativeAOT on net10.0, as the apps ship) or both (default).
-# Prints, per mode, every run and then the medians with Prewire's figures as a ratio of the official ones.
+# Prints, per mode, every run and then the medians with Prewire's figures as a ratio of the official ones:
+# msg/s and memory, then CPU per message (user and system apart) and context switches per message.
+# The broker runs on core 0 and the benchmark on core 1 (PIN=no: both share the cores).
 # SCENARIOS picks some of them (default "A B C D").
-#   [SCENARIOS="C D"] benchmarks/publish-memory.sh [RUNS] [jit|aot|both]
+#   [PIN=no] [SCENARIOS="C D"] benchmarks/publish-memory.sh [RUNS] [jit|aot|both]
+# Both consoles set the thread pool's spin to 0, as the apps do (their .csproj says how to measure the default).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
@@ -27,6 +30,7 @@ if [[ $mode != jit ]]; then
 fi
 
 source benchmarks/client-pairs.sh
+pin_apart
 
 for m in jit aot; do
   [[ -n ${command[$m]:-} ]] || continue
@@ -34,17 +38,17 @@ for m in jit aot; do
   echo
   echo "### $m"
   echo
-  echo "| scenario | client | msg/s | peak RSS | allocated / message | CPU / message | time |"
-  echo "|---|---|---:|---:|---:|---:|---:|"
+  echo "| scenario | client | msg/s | peak RSS | allocated / message | CPU / message | user / message | system / message | context switches / message | time |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
   for scenario in $scenarios; do
     for run in $(seq 1 "$runs"); do
       # Which client goes first alternates run by run, so neither always meets the broker as the other left it.
       clients="official prewire"
       (( run % 2 == 0 )) && clients="prewire official"
       for client in $clients; do
-        line=$(${command[$m]} "$client" "$scenario" "$RABBITMQ_URI")
-        echo "$scenario $client $(get msgPerSec) $(get peakRssMb) $(get allocatedPerMessage) $(get cpuUsPerMessage)" >>"$results"
-        echo "| $scenario | $client | $(get msgPerSec) | $(get peakRssMb) MB | $(get allocatedPerMessage) B | $(get cpuUsPerMessage) µs | $(get seconds) s |"
+        line=$("${pin[@]}" ${command[$m]} "$client" "$scenario" "$RABBITMQ_URI")
+        echo "$scenario $client $(get msgPerSec) $(get peakRssMb) $(get allocatedPerMessage) $(get cpuUsPerMessage) $(get userUsPerMessage) $(get systemUsPerMessage) $(get switchesPerMessage)" >>"$results"
+        echo "| $scenario | $client | $(get msgPerSec) | $(get peakRssMb) MB | $(get allocatedPerMessage) B | $(get cpuUsPerMessage) µs | $(get userUsPerMessage) µs | $(get systemUsPerMessage) µs | $(get switchesPerMessage) | $(get seconds) s |"
       done
     done
   done
@@ -55,9 +59,13 @@ for m in jit aot; do
   echo "|---|---:|---:|---:|---:|---:|---:|---:|"
   for scenario in $scenarios; do
     om=$(median "$scenario" official 3); pm=$(median "$scenario" prewire 3)
-    echo "| $scenario | $om | $pm | $(awk -v a="$pm" -v b="$om" 'BEGIN {printf "%.2f", a/b}') | $(median "$scenario" official 4) MB | $(median "$scenario" prewire 4) MB | $(median "$scenario" official 5) B | $(median "$scenario" prewire 5) B |"
+    echo "| $scenario | $om | $pm | $(ratio "$pm" "$om") | $(median "$scenario" official 4) MB | $(median "$scenario" prewire 4) MB | $(median "$scenario" official 5) B | $(median "$scenario" prewire 5) B |"
   done
+  echo
+  echo "CPU per message, medians ($m); ratio = Prewire / official:"
+  echo
+  cpu_medians scenario $scenarios
   rm -f "$results"
 done
 echo
-echo "$(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD), $(nproc) cores"
+echo "$(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD), $(nproc) cores, $placement"

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 using Prewire.Amqp;
+using Prewire.Benchmarks.Shared;
 using Prewire.ConsumeMemory;
 
 // Prewire.ConsumeMemory fill <amqp-uri> <queue> <size> <count>
@@ -8,8 +9,8 @@ using Prewire.ConsumeMemory;
 // Prewire.ConsumeMemory <official|prewire|prewire-single> <amqp-uri> <queue> <count>
 //   drains COUNT messages from QUEUE (prefetch 200, handled one at a time, each read and acked; prewire-single
 //   is Prewire with each ack a frame of its own) and prints one line: client, messages, seconds, msg/s,
-//   peak RSS (VmHWM), bytes allocated per message (all threads, the whole run), CPU time (user + system)
-//   per message, ack frames per message.
+//   peak RSS, bytes allocated per message (all threads, the whole run), per message CPU time (user + system;
+//   then each apart) and context switches (ProcessUse), ack frames per message.
 if (args is ["fill", var fillUri, var fillQueue, var sizeText, var fillCountText])
 {
     await Fill.RunAsync(AmqpUri.Parse(fillUri), fillQueue, int.Parse(sizeText, CultureInfo.InvariantCulture), int.Parse(fillCountText, CultureInfo.InvariantCulture));
@@ -24,19 +25,14 @@ if (args is not [("official" or "prewire" or "prewire-single") and var name, var
 var count = int.Parse(countText, CultureInfo.InvariantCulture);
 IConsumeClient client = name == "official" ? new OfficialConsumer() : new PrewireConsumer(coalesceAcks: name == "prewire");
 var allocatedBefore = GC.GetTotalAllocatedBytes(precise: true);
-var cpuBefore = Environment.CpuUsage.TotalTime;
+var useBefore = ProcessUse.Now();
 var clock = Stopwatch.StartNew();
 var (checksum, ackFrames) = await client.DrainAsync(AmqpUri.Parse(uriText), queue, count);
 var seconds = clock.Elapsed.TotalSeconds;
 var allocated = GC.GetTotalAllocatedBytes(precise: true) - allocatedBefore;
-var cpu = Environment.CpuUsage.TotalTime - cpuBefore;
+var use = ProcessUse.Now().Since(useBefore);
 
 Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-    $"client={name} messages={count} seconds={seconds:0.000} msgPerSec={count / seconds:0} peakRssMb={PeakRssMb():0.0} allocatedPerMessage={(double)allocated / count:0.#} cpuUsPerMessage={cpu.TotalMicroseconds / count:0.0} ackFramesPerMessage={(double)ackFrames / count:0.000} checksum={checksum}"));
+    $"client={name} messages={count} seconds={seconds:0.000} msgPerSec={count / seconds:0} peakRssMb={use.PeakRssMb:0.0} allocatedPerMessage={(double)allocated / count:0.#} {use.PerMessage(count)} ackFramesPerMessage={(double)ackFrames / count:0.000} checksum={checksum}"));
 return 0;
 
-static double PeakRssMb()
-{
-    var line = File.ReadLines("/proc/self/status").First(l => l.StartsWith("VmHWM:", StringComparison.Ordinal));
-    return double.Parse(line["VmHWM:".Length..].Trim().Split(' ')[0], CultureInfo.InvariantCulture) / 1024;
-}

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 using Prewire.Amqp;
+using Prewire.Benchmarks.Shared;
 using Prewire.PublishMemory;
 
 // Prewire.PublishMemory <official|prewire> <A|B|C|D> <amqp-uri>
@@ -8,8 +9,8 @@ using Prewire.PublishMemory;
 // publishers x 400 x 1 MiB, each publish awaiting its confirm.   C: as B with 5,000 x 256 B each.
 // D: as C without confirms. (RabbitMQ.Client: a channel per publisher; AmqpPublisher: Channels = 16,
 // which the publishers take in turn.)
-// Prints one line: client, scenario, messages, seconds, msg/s, peak RSS (VmHWM), bytes allocated per message,
-// CPU time (user + system, all threads) per message.
+// Prints one line: client, scenario, messages, seconds, msg/s, peak RSS, bytes allocated per message, and
+// per message CPU time (user + system, all threads; then each apart) and context switches (ProcessUse).
 if (args.Length != 3 || args[0] is not ("official" or "prewire") || args[1] is not ("A" or "B" or "C" or "D"))
 {
     Console.Error.WriteLine("usage: Prewire.PublishMemory <official|prewire> <A|B|C|D> <amqp-uri>");
@@ -30,19 +31,19 @@ await RunAsync(tenth);
 // messages between them, so per-run costs (this harness's tasks, a new pool thread) cancel out.
 var allocatedTenth = await AllocatedByAsync(() => RunAsync(tenth));
 var allocatedBefore = GC.GetTotalAllocatedBytes(precise: true);
-var cpuBefore = Environment.CpuUsage.TotalTime;
+var useBefore = ProcessUse.Now();
 var clock = Stopwatch.StartNew();
 await RunAsync(scenario.MessagesPerPublisher);
 var allocated = GC.GetTotalAllocatedBytes(precise: true) - allocatedBefore;
 // Fire-and-forget publishes may still be queued in the client: the run ends when all is sent.
 await client.CloseAsync();
 var seconds = clock.Elapsed.TotalSeconds;
-var cpu = Environment.CpuUsage.TotalTime - cpuBefore;
+var use = ProcessUse.Now().Since(useBefore);
 var messages = scenario.Publishers * scenario.MessagesPerPublisher;
 var allocatedPerMessage = (double)(allocated - allocatedTenth) / (messages - scenario.Publishers * tenth);
 
 Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-    $"client={args[0]} scenario={args[1]} messages={messages} seconds={seconds:0.00} msgPerSec={messages / seconds:0} peakRssMb={PeakRssMb():0.0} allocatedPerMessage={allocatedPerMessage:0.##} cpuUsPerMessage={cpu.TotalMicroseconds / messages:0.0}"));
+    $"client={args[0]} scenario={args[1]} messages={messages} seconds={seconds:0.00} msgPerSec={messages / seconds:0} peakRssMb={use.PeakRssMb:0.0} allocatedPerMessage={allocatedPerMessage:0.##} {use.PerMessage(messages)}"));
 return 0;
 
 static async Task<long> AllocatedByAsync(Func<Task> run)
@@ -58,8 +59,3 @@ Task RunAsync(int messagesPerPublisher) =>
         for (var i = 0; i < messagesPerPublisher; i++) await client.PublishAsync(publisher, body);
     })));
 
-static double PeakRssMb()
-{
-    var line = File.ReadLines("/proc/self/status").First(l => l.StartsWith("VmHWM:", StringComparison.Ordinal));
-    return double.Parse(line["VmHWM:".Length..].Trim().Split(' ')[0], CultureInfo.InvariantCulture) / 1024;
-}
