@@ -35,12 +35,14 @@ public sealed class SocketConnectionOptions
     public TimeSpan ConnectTimeout { get; set; } = TimeSpan.FromSeconds(10);
 
     /// <summary>
-    /// Runs pipe continuations inline on the thread that completed the I/O instead of dispatching them
-    /// to the thread pool. Unsafe, hence the name: the code awaiting <c>ReadAsync</c> or <c>FlushAsync</c>
-    /// then runs on the socket's completion thread, and if it blocks (a lock, a synchronous wait, slow
-    /// work) it stalls this connection's I/O, and with <c>DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1</c>
-    /// the socket engine's thread itself, for every connection. For code that only parses and hands off;
-    /// it saves a thread-pool hop per read and per flush.
+    /// Runs the remaining pipe continuations inline on the thread that completed the I/O instead of
+    /// dispatching them to the thread pool: the send loop on the thread that flushed, and the code awaiting
+    /// <c>FlushAsync</c> on the send loop's. (What reads the input always runs on the receiving thread: it
+    /// parses frames and hands them off.) Unsafe, hence the name: if code resumed this way blocks (a
+    /// lock, a synchronous wait, slow work) it stalls this connection's I/O, and with
+    /// <c>DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1</c> the socket engine's thread itself, for every
+    /// connection. It also sends each flush at once rather than letting concurrent writers' flushes gather
+    /// into one send: publishes awaiting confirms cost more CPU each with it (docs/benchmarks.md).
     /// </summary>
     /// <remarks>Defaults to <see langword="false"/> (thread pool).</remarks>
     public bool UnsafePreferInlineScheduling { get; set; }

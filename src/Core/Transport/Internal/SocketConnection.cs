@@ -35,7 +35,10 @@ internal sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
         Endpoint = endpoint;
         var scheduler = options.UnsafePreferInlineScheduling ? PipeScheduler.Inline : PooledThreadPoolScheduler.Instance;
         var segmentSize = Math.Min(options.MemoryPool.MaxBufferSize, BlockMemoryPool.BlockSize);
-        _input = new Pipe(new PipeOptions(options.MemoryPool, readerScheduler: scheduler, writerScheduler: scheduler, minimumSegmentSize: segmentSize,
+        // What reads Input runs on the thread that received the bytes, whatever the option says: the receive
+        // loop is already a thread-pool continuation, and a hop of its own for every read (a work item, often a
+        // worker woken) cost the Consumer about a tenth of its CPU a message (docs/benchmarks.md).
+        _input = new Pipe(new PipeOptions(options.MemoryPool, readerScheduler: PipeScheduler.Inline, writerScheduler: scheduler, minimumSegmentSize: segmentSize,
             pauseWriterThreshold: options.MaxReadBufferSize, resumeWriterThreshold: options.MaxReadBufferSize / 2, useSynchronizationContext: false));
         _output = new Pipe(new PipeOptions(options.MemoryPool, readerScheduler: scheduler, writerScheduler: scheduler, minimumSegmentSize: segmentSize,
             pauseWriterThreshold: options.MaxWriteBufferSize, resumeWriterThreshold: options.MaxWriteBufferSize / 2, useSynchronizationContext: false));
