@@ -44,6 +44,10 @@ public sealed class AsyncLock
     /// <returns>True when the caller now holds the lock.</returns>
     public bool TryEnter()
     {
+        // Held is the usual answer when 16 publishers look for a free channel: read without the monitor
+        // first. The scan, a monitor a channel, was a fifth of publish-memory's D under callgrind; this
+        // read took 4.4 % off the whole run's instructions (docs/benchmarks.md).
+        if (Volatile.Read(ref _held)) return false;
         lock (_waiters)
         {
             if (_held) return false;
