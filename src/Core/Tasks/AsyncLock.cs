@@ -14,15 +14,15 @@ public sealed class AsyncLock
 {
     private readonly Queue<PooledCompletion<bool>> _waiters = new();
     private bool _held;
+    private int _waiterCount; // _waiters.Count, kept beside it under the monitor for HasWaiters to read without it
 
     /// <summary>True when someone is queued for the lock (a holder may leave work for the last one).</summary>
-    public bool HasWaiters
-    {
-        get
-        {
-            lock (_waiters) return _waiters.Count > 0;
-        }
-    }
+    /// <remarks>
+    /// Read without the monitor: while the caller holds the lock only it can dequeue, so the count can
+    /// only grow, and a stale read says false when a waiter has just queued (the holder then does the
+    /// work itself), never true when none is there.
+    /// </remarks>
+    public bool HasWaiters => Volatile.Read(ref _waiterCount) > 0;
 
     /// <summary>Completes when the caller holds the lock.</summary>
     public ValueTask WaitAsync()
@@ -36,6 +36,7 @@ public sealed class AsyncLock
             }
             var waiter = PooledCompletion.Rent<bool>();
             _waiters.Enqueue(waiter);
+            Volatile.Write(ref _waiterCount, _waiters.Count);
             return waiter.AsValueTask();
         }
     }
@@ -68,6 +69,7 @@ public sealed class AsyncLock
                 _held = false;
                 return;
             }
+            Volatile.Write(ref _waiterCount, _waiters.Count);
         }
         next.TrySetResult(true);
     }
