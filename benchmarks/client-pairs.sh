@@ -1,5 +1,5 @@
 # Sourced by the scripts that run RabbitMQ.Client and Prewire's client in turn (publish-memory.sh,
-# consume-memory.sh, amqps.sh): starts the throwaway broker (stopped when the script exits) and gives them
+# consume-memory.sh, amqps.sh, app-cpu.sh): starts the throwaway broker (stopped when the script exits) and gives them
 #   get FIELD                       one key=value of the last run's line ($line)
 #   median CASE CLIENT COLUMN       the median of a column over the runs so far ($results)
 #   ratio A B                       A / B to two places
