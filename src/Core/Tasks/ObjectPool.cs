@@ -1,4 +1,6 @@
 using System.Diagnostics.CodeAnalysis;
+using System.Runtime.CompilerServices;
+using Prewire.Tasks.Internal;
 
 namespace Prewire.Tasks;
 
@@ -17,8 +19,8 @@ namespace Prewire.Tasks;
 public static class ObjectPool<T>
     where T : class
 {
-    [ThreadStatic]
-    private static T? _threadLocal;
+    // This type's index in each thread's slots (Internal/ThreadSlots).
+    private static readonly int _slot = ThreadSlots.NewType();
 
     // Sized for many operations in flight at once (a queue of lock waiters, a window of confirms):
     // a return that finds no free slot is dropped and the next rent allocates.
@@ -27,11 +29,16 @@ public static class ObjectPool<T>
     /// <summary>An item from the pool, or <see langword="null"/> when it is empty (then make one).</summary>
     public static T? TryRent()
     {
-        var item = _threadLocal;
-        if (item is not null)
+        T? item;
+        if (_slot < ThreadSlots.Capacity)
         {
-            _threadLocal = null;
-            return item;
+            var slots = ThreadSlots.Current;
+            item = Unsafe.As<T?>(slots[_slot]);
+            if (item is not null)
+            {
+                slots[_slot] = null;
+                return item;
+            }
         }
         var shared = _shared;
         for (var i = 0; i < shared.Length; i++)
@@ -46,10 +53,14 @@ public static class ObjectPool<T>
     public static void Return(T item)
     {
         ArgumentNullException.ThrowIfNull(item);
-        if (_threadLocal is null)
+        if (_slot < ThreadSlots.Capacity)
         {
-            _threadLocal = item;
-            return;
+            var slots = ThreadSlots.Current;
+            if (slots[_slot] is null)
+            {
+                slots[_slot] = item;
+                return;
+            }
         }
         var shared = _shared;
         for (var i = 0; i < shared.Length; i++)
