@@ -16,13 +16,11 @@ public sealed partial class AmqpConnection
             {
                 var result = await input.ReadAsync().ConfigureAwait(false);
                 var buffer = result.Buffer;
+                // Once a read, not a frame: the clock is a call of its own, and a read of 256 B deliveries holds dozens.
+                if (!buffer.IsEmpty) Volatile.Write(ref _lastReceived, Environment.TickCount64);
                 try
                 {
-                    while (AmqpFrameReader.TryReadFrame(ref buffer, _frameMax, out var frame))
-                    {
-                        Volatile.Write(ref _lastReceived, Environment.TickCount64);
-                        Handle(frame);
-                    }
+                    while (AmqpFrameReader.TryReadFrame(ref buffer, _frameMax, out var frame)) Handle(frame);
                 }
                 finally
                 {
@@ -53,9 +51,10 @@ public sealed partial class AmqpConnection
         }
         // A frame for a channel no longer ours (closed from our side, its close-ok not in yet) is dropped.
         if (ChannelAt(frame.Channel) is not { } channel) return;
+        AmqpCommandId id = default;
         if (frame.Type == FrameType.Method)
         {
-            var id = AmqpFrameReader.ReadCommandId(frame);
+            id = AmqpFrameReader.ReadCommandId(frame);
             if (id == AmqpCommandId.ChannelClose)
             {
                 channel.Close(ChannelClosed(frame));
@@ -64,7 +63,7 @@ public sealed partial class AmqpConnection
             }
             if (channel.TryReply(frame, id)) return;
         }
-        channel.OnFrame(frame);
+        channel.OnFrame(frame, id);
     }
 
     private void HandleConnectionMethod(in Frame frame)

@@ -73,6 +73,9 @@ public sealed class AmqpDelivery
     /// <summary>What holds the body where it lies, until the handler is done.</summary>
     internal List<BodySegment> Pieces { get; } = [];
 
+    /// <summary>Pieces let go of, kept with the object for its next body: whoever owns the delivery uses them, no lock.</summary>
+    internal Stack<BodySegment> SparePieces { get; } = new();
+
     /// <summary>Made once per object: the continuation of an asynchronous handler, allocating nothing per delivery.</summary>
     internal Action OnHandled { get; }
 

@@ -26,8 +26,9 @@ public sealed class DeliveryAssemblerFuzzTests
             var wire = new ArrayBufferWriter<byte>();
             foreach (var message in expected) Write(wire, message);
 
-            var (held, seen) = (new List<AmqpDelivery>(), 0);
-            var assembler = new DeliveryAssembler(() => new AmqpDelivery(null!));
+            var (held, free, seen) = (new List<AmqpDelivery>(), new Stack<AmqpDelivery>(), 0);
+            // Deliveries come back and are used again, with the pieces they kept, as the consumer's are.
+            var assembler = new DeliveryAssembler(() => free.TryPop(out var reused) ? reused : new AmqpDelivery(null!));
             var pipe = new Pipe(new PipeOptions(BlockMemoryPool.Instance, pauseWriterThreshold: 0, minimumSegmentSize: BlockMemoryPool.BlockSize, useSynchronizationContext: false));
             var bytes = wire.WrittenMemory;
             while (!bytes.IsEmpty)
@@ -44,14 +45,14 @@ public sealed class DeliveryAssemblerFuzzTests
                     Check(expected[seen++], delivery);
                     held.Add(delivery);
                     // Some are let go at once, the rest held while the pipe moves on and reuses blocks.
-                    if (random.Next(3) == 0) Release(assembler, held, random.Next(held.Count));
+                    if (random.Next(3) == 0) Release(held, free, random.Next(held.Count));
                 }
                 pipe.Reader.AdvanceTo(buffer.Start, buffer.End);
             }
             Assert.Equal(expected.Count, seen);
             // Held bodies are still the bytes they were when the pipe has long moved past them.
             foreach (var delivery in held) Check(expected.Single(m => m.Tag == delivery.DeliveryTag), delivery);
-            while (held.Count > 0) Release(assembler, held, 0);
+            while (held.Count > 0) Release(held, free, 0);
             await pipe.Writer.CompleteAsync();
             await pipe.Reader.CompleteAsync();
         }
@@ -108,9 +109,10 @@ public sealed class DeliveryAssemblerFuzzTests
         Assert.True(expected.Body.AsSpan().SequenceEqual(delivery.Body.ToArray()), $"delivery {expected.Tag}'s body ({expected.Body.Length} bytes) differs");
     }
 
-    private static void Release(DeliveryAssembler assembler, List<AmqpDelivery> held, int index)
+    private static void Release(List<AmqpDelivery> held, Stack<AmqpDelivery> free, int index)
     {
-        assembler.Release(held[index].Pieces);
+        DeliveryAssembler.Release(held[index]);
+        free.Push(held[index]);
         held.RemoveAt(index);
     }
 }

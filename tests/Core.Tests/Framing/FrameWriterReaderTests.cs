@@ -74,6 +74,18 @@ public sealed class FrameWriterReaderTests
     }
 
     [Fact]
+    public void A_method_frames_ids_read_the_same_whole_or_split_at_every_byte()
+    {
+        var output = new ArrayBufferWriter<byte>();
+        AmqpFrameWriter.WriteMethod(output, 1, new BasicAck(7, false));
+        foreach (var segmentSize in (int[])[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 64])
+        {
+            var frame = Assert.Single(FrameTestKit.ReadAll(FrameTestKit.Segmented(output.WrittenMemory, segmentSize), FrameMax)).Frame;
+            Assert.Equal(BasicAck.CommandId, AmqpFrameReader.ReadCommandId(frame));
+        }
+    }
+
+    [Fact]
     public void Every_proper_prefix_of_a_frame_asks_for_more_data_and_consumes_nothing()
     {
         var output = new ArrayBufferWriter<byte>();

@@ -1,4 +1,5 @@
 using Prewire.Framing.Internal;
+using Prewire.Framing.Internal.Methods;
 
 namespace Prewire.Amqp.Internal;
 
@@ -20,7 +21,9 @@ internal abstract class AmqpChannel
     public Exception? Failure => Volatile.Read(ref _failure);
 
     /// <summary>A frame for this channel that is not the reply a call waits for. Runs on the read loop: must not block.</summary>
-    public abstract void OnFrame(in Frame frame);
+    /// <param name="frame">The frame.</param>
+    /// <param name="method">A method frame's ids, read once by the connection; <see langword="default"/> for other frames.</param>
+    public abstract void OnFrame(in Frame frame, AmqpCommandId method);
 
     /// <summary>The broker closed the channel, or the connection ended. Runs once; on the read loop or the closing thread.</summary>
     protected abstract void OnClosed(Exception reason);

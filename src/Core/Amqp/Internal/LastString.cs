@@ -1,4 +1,3 @@
-using System.Buffers;
 using System.Text;
 
 namespace Prewire.Amqp.Internal;
@@ -30,14 +29,5 @@ internal sealed class LastString
         utf8.CopyTo(_bytes);
         (_length, _value) = (utf8.Length, value);
         return value;
-    }
-
-    /// <summary>A short string (at most 255 bytes) that may lie across two pipe blocks.</summary>
-    public string Get(in ReadOnlySequence<byte> utf8)
-    {
-        if (utf8.IsSingleSegment) return Get(utf8.FirstSpan);
-        Span<byte> joined = stackalloc byte[byte.MaxValue];
-        utf8.CopyTo(joined);
-        return Get(joined[..(int)utf8.Length]);
     }
 }

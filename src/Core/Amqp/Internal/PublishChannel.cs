@@ -74,12 +74,12 @@ internal sealed class PublishChannel(AmqpPublisher publisher) : AmqpChannel, IFr
     /// <summary>Set by basic.return; the content header that follows names the publish.</summary>
     private (ushort Code, string Text)? _pendingReturn;
 
-    public override void OnFrame(in Frame frame)
+    public override void OnFrame(in Frame frame, AmqpCommandId method)
     {
         switch (frame.Type)
         {
             case FrameType.Method:
-                OnMethod(frame);
+                OnMethod(frame, method);
                 break;
             case FrameType.ContentHeader when _pendingReturn is { } returned:
                 var header = AmqpFrameReader.ReadContentHeader(frame);
@@ -92,9 +92,9 @@ internal sealed class PublishChannel(AmqpPublisher publisher) : AmqpChannel, IFr
 
     protected override void OnClosed(Exception reason) => publisher.Fail(reason);
 
-    private void OnMethod(in Frame frame)
+    private void OnMethod(in Frame frame, AmqpCommandId method)
     {
-        switch (AmqpFrameReader.ReadCommandId(frame))
+        switch (method)
         {
             case AmqpCommandId.BasicAck:
                 var ack = AmqpFrameReader.ReadMethod<BasicAck>(frame);

@@ -70,6 +70,10 @@ internal static class AmqpFrameReader
     public static AmqpCommandId ReadCommandId(in Frame frame)
     {
         if (frame.Type != FrameType.Method) throw new AmqpProtocolException($"expected a method frame, got a {frame.Type} frame.");
+        // From the first segment's span where the ids lie in it (nearly always): a reader over the
+        // sequence cost ~220 instructions a call, and a consumer's delivery takes two (callgrind).
+        var first = frame.Payload.FirstSpan;
+        if (first.Length >= 4) return (AmqpCommandId)BinaryPrimitives.ReadUInt32BigEndian(first);
         var reader = new AmqpReader(frame.Payload);
         return (AmqpCommandId)reader.ReadLong();
     }

@@ -20,6 +20,7 @@ internal sealed class BlockMemoryPool : MemoryPool<byte>
     public const int BlockSize = 64 * 1024;
 
     private readonly Stack<Block> _free = new();
+    private readonly Lock _freeLock = new();
 
     public static BlockMemoryPool Instance { get; } = new();
 
@@ -29,7 +30,7 @@ internal sealed class BlockMemoryPool : MemoryPool<byte>
     {
         if (minBufferSize > BlockSize) throw new ArgumentOutOfRangeException(nameof(minBufferSize), minBufferSize, $"blocks are {BlockSize} bytes");
         Block? block;
-        lock (_free) _free.TryPop(out block);
+        lock (_freeLock) _free.TryPop(out block);
         block ??= new Block(this);
         block.Rented();
         return block;
@@ -53,7 +54,7 @@ internal sealed class BlockMemoryPool : MemoryPool<byte>
 
     private void Return(Block block)
     {
-        lock (_free) _free.Push(block);
+        lock (_freeLock) _free.Push(block);
     }
 
     /// <summary>One pinned block, back in the pool when its last holder released it.</summary>
