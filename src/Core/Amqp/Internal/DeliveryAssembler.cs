@@ -14,7 +14,6 @@ namespace Prewire.Amqp.Internal;
 internal sealed class DeliveryAssembler(Func<AmqpDelivery> rent)
 {
     private AmqpDelivery? _current;
-    private List<BodySegment>? _pieces;
     private long _bodySize = -1;
     private long _received;
     private readonly LastString _exchange = new();
@@ -49,9 +48,8 @@ internal sealed class DeliveryAssembler(Func<AmqpDelivery> rent)
         }
         if (_received < _bodySize) return null;
         var delivery = _current;
-        delivery.Body = Link(_pieces!);
+        delivery.Body = Link(delivery.Pieces);
         _current = null;
-        _pieces = null;
         _bodySize = -1;
         return delivery;
     }
@@ -73,7 +71,6 @@ internal sealed class DeliveryAssembler(Func<AmqpDelivery> rent)
     {
         if (_current is not null) Release(_current);
         _current = null;
-        _pieces = null;
         _bodySize = -1;
     }
 
@@ -93,7 +90,6 @@ internal sealed class DeliveryAssembler(Func<AmqpDelivery> rent)
         reader.EnsureConsumed("basic.deliver");
         _current = rent();
         _current.Start(tag, redelivered, exchange, routingKey);
-        _pieces = _current.Pieces;
         _received = 0;
     }
 
@@ -115,7 +111,7 @@ internal sealed class DeliveryAssembler(Func<AmqpDelivery> rent)
             if (piece.IsEmpty) continue;
             if (!_current!.SparePieces.TryPop(out var segment)) segment = new BodySegment();
             segment.Hold(piece, _received);
-            _pieces!.Add(segment);
+            _current.Pieces.Add(segment);
             _received += piece.Length;
         }
     }
