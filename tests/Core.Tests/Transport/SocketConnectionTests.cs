@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Diagnostics;
 using System.IO.Pipelines;
 using System.Net;
 using System.Net.Sockets;
@@ -13,6 +14,64 @@ namespace Prewire.Transport;
 public sealed class SocketConnectionTests
 {
     public static TheoryData<bool> Schedulings => new(false, true);
+
+    public static TheoryData<bool> ReceiveThreads => new(true, false);
+
+    [Theory]
+    [MemberData(nameof(ReceiveThreads))]
+    public async Task What_reads_Input_runs_on_the_connections_own_thread_unless_told_otherwise(bool ownThread)
+    {
+        using var server = new EchoServer();
+        await using var connection = await SocketConnection.ConnectAsync("127.0.0.1", server.Port, new SocketConnectionOptions { ReceiveOnOwnThread = ownThread }, cancellationToken: TestContext.Current.CancellationToken);
+        var resumed = ThreadResumedOnAsync(connection.Input);
+
+        await connection.Output.WriteAsync(new byte[] { 1, 2, 3 }, TestContext.Current.CancellationToken);
+        var (name, poolThread) = await resumed;
+
+        Assert.Equal(ownThread ? ("Prewire receive", false) : (".NET TP Worker", true), (name, poolThread));
+    }
+
+    // Outside the test method: xunit keeps test methods on their context, and the point is where a bare continuation runs.
+    // Call before anything is sent: the read must be waiting when the bytes come.
+    private static async Task<(string? Name, bool PoolThread)> ThreadResumedOnAsync(PipeReader input)
+    {
+        var read = input.ReadAsync();
+        Assert.False(read.IsCompleted);
+        var result = await read.ConfigureAwait(false);
+        var thread = (Thread.CurrentThread.Name, Thread.CurrentThread.IsThreadPoolThread);
+        input.AdvanceTo(result.Buffer.End);
+        await Task.Yield(); // off the receiving thread before the connection is disposed
+        return thread;
+    }
+
+    [Theory]
+    [MemberData(nameof(ReceiveThreads))]
+    public async Task A_peer_that_never_answers_fails_after_the_connect_timeout(bool ownThread)
+    {
+        using var silent = new SilentListener();
+        var options = new SocketConnectionOptions { ConnectTimeout = TimeSpan.FromSeconds(1), ReceiveOnOwnThread = ownThread };
+        var started = Stopwatch.GetTimestamp();
+
+        var e = await Assert.ThrowsAsync<IOException>(() => SocketConnection.ConnectAsync("127.0.0.1", silent.Port, options, cancellationToken: TestContext.Current.CancellationToken));
+
+        Assert.Equal($"cannot connect to 127.0.0.1:{silent.Port}: no answer within 1 s", e.Message);
+        Assert.InRange(Stopwatch.GetElapsedTime(started), TimeSpan.FromSeconds(0.9), TimeSpan.FromSeconds(5));
+    }
+
+    [Theory]
+    [MemberData(nameof(ReceiveThreads))]
+    public async Task A_cancelled_connect_stops_without_waiting_for_its_timeout(bool ownThread)
+    {
+        using var silent = new SilentListener();
+        var options = new SocketConnectionOptions { ConnectTimeout = TimeSpan.FromSeconds(30), ReceiveOnOwnThread = ownThread };
+        using var cancel = CancellationTokenSource.CreateLinkedTokenSource(TestContext.Current.CancellationToken);
+        cancel.CancelAfter(TimeSpan.FromMilliseconds(300));
+        var started = Stopwatch.GetTimestamp();
+
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => SocketConnection.ConnectAsync("127.0.0.1", silent.Port, options, cancellationToken: cancel.Token));
+
+        Assert.InRange(Stopwatch.GetElapsedTime(started), TimeSpan.FromSeconds(0.2), TimeSpan.FromSeconds(5));
+    }
 
     [Theory]
     [MemberData(nameof(Schedulings))]
@@ -125,11 +184,13 @@ public sealed class SocketConnectionTests
         Assert.Equal("heartbeat missed", e.Message);
     }
 
-    [Fact]
-    public async Task Flush_waits_while_the_peer_does_not_read_then_resumes()
+    [Theory]
+    [MemberData(nameof(ReceiveThreads))]
+    public async Task Flush_waits_while_the_peer_does_not_read_then_resumes(bool ownThread)
     {
+        // With a thread of its own, the full socket is where the runtime's engine takes over its sends.
         using var server = new EchoServer(echo: false);
-        var options = new SocketConnectionOptions { MaxWriteBufferSize = 64 * 1024 };
+        var options = new SocketConnectionOptions { MaxWriteBufferSize = 64 * 1024, ReceiveOnOwnThread = ownThread };
         await using var connection = await SocketConnection.ConnectAsync("127.0.0.1", server.Port, options, cancellationToken: TestContext.Current.CancellationToken);
         var chunk = new byte[64 * 1024];
 
@@ -146,6 +207,37 @@ public sealed class SocketConnectionTests
 
         server.StartDraining();
         await flush.AsTask().WaitAsync(TimeSpan.FromSeconds(10), TestContext.Current.CancellationToken);
+    }
+
+    [Fact]
+    public async Task A_socket_left_to_the_engine_when_full_still_brings_back_every_byte()
+    {
+        // The send that finds the socket full goes the engine's way; receiving moves to the engine with it.
+        using var server = new EchoServer(hold: true);
+        var options = new SocketConnectionOptions { MaxWriteBufferSize = 64 * 1024, ReceiveOnOwnThread = true };
+        await using var connection = await SocketConnection.ConnectAsync("127.0.0.1", server.Port, options, cancellationToken: TestContext.Current.CancellationToken);
+        var chunk = new byte[64 * 1024];
+        Random.Shared.NextBytes(chunk);
+        // Written until a flush stays waiting: the kernel's buffers on both sides are full by then.
+        Task flush;
+        var written = 0;
+        do
+        {
+            flush = connection.Output.WriteAsync(chunk, TestContext.Current.CancellationToken).AsTask();
+            written += chunk.Length;
+            Assert.True(written < 512 * 1024 * 1024, $"wrote {written} bytes to a peer that reads nothing and was never held back");
+        }
+        while (await Task.WhenAny(flush, Task.Delay(300, TestContext.Current.CancellationToken)) == flush);
+
+        server.StartDraining();
+        var received = await ReadExactlyAsync(connection.Input, written).WaitAsync(TimeSpan.FromSeconds(30), TestContext.Current.CancellationToken);
+        await flush;
+        Assert.Equal(written, received.Length);
+        for (var offset = 0; offset < written; offset += chunk.Length) Assert.True(chunk.AsSpan().SequenceEqual(received.AsSpan(offset, chunk.Length)), $"bytes at {offset} differ");
+
+        var resumed = ThreadResumedOnAsync(connection.Input);
+        await connection.Output.WriteAsync(new byte[] { 1, 2, 3 }, TestContext.Current.CancellationToken);
+        Assert.True((await resumed).PoolThread, "receiving stayed on the connection's thread after the engine took the socket");
     }
 
     [Fact]
@@ -207,6 +299,38 @@ public sealed class SocketConnectionTests
         return ((IPEndPoint)listener.LocalEndpoint).Port;
     }
 
+    /// <summary>
+    /// A listener whose backlog is full and which never accepts: Linux drops a further SYN, so a connect
+    /// to it waits until the client gives up.
+    /// </summary>
+    private sealed class SilentListener : IDisposable
+    {
+        private readonly Socket _listener = new(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+        private readonly List<Socket> _queued = [];
+
+        public SilentListener()
+        {
+            _listener.Bind(new IPEndPoint(IPAddress.Loopback, 0));
+            _listener.Listen(0);
+            // A backlog of 0 still queues one connection (two on some kernels): fill it.
+            for (var i = 0; i < 3; i++)
+            {
+                var client = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+                _ = client.ConnectAsync(_listener.LocalEndPoint!);
+                _queued.Add(client);
+            }
+            Thread.Sleep(200);
+        }
+
+        public int Port => ((IPEndPoint)_listener.LocalEndPoint!).Port;
+
+        public void Dispose()
+        {
+            foreach (var client in _queued) client.Dispose();
+            _listener.Dispose();
+        }
+    }
+
     /// <summary>A one-client loopback server: echoes, or holds bytes unread until told to drain.</summary>
     private sealed class EchoServer : IDisposable
     {
@@ -215,11 +339,13 @@ public sealed class SocketConnectionTests
         private readonly TaskCompletionSource _drain = new(TaskCreationOptions.RunContinuationsAsynchronously);
         private readonly TaskCompletionSource<long> _drained = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
-        public EchoServer(bool echo = true)
+        /// <param name="echo">Echo what comes (else read it and keep the count).</param>
+        /// <param name="hold">Read nothing until <see cref="StartDraining"/> (always so without echo).</param>
+        public EchoServer(bool echo = true, bool hold = false)
         {
             _listener.Start();
             _accepted = _listener.AcceptSocketAsync();
-            _ = echo ? EchoAsync() : DrainAsync();
+            _ = echo ? EchoAsync(hold) : DrainAsync();
         }
 
         public int Port => ((IPEndPoint)_listener.LocalEndpoint).Port;
@@ -236,9 +362,14 @@ public sealed class SocketConnectionTests
             if (_accepted.IsCompletedSuccessfully) _accepted.Result.Dispose();
         }
 
-        private async Task EchoAsync()
+        private async Task EchoAsync(bool hold)
         {
             var socket = await _accepted;
+            if (hold)
+            {
+                socket.ReceiveBufferSize = 64 * 1024;
+                await _drain.Task;
+            }
             var buffer = new byte[65536];
             try
             {

@@ -15,7 +15,7 @@ namespace Prewire.Transport.Internal;
 /// <see cref="SocketConnectionOptions"/>. Failures carry the endpoint in their message. Over TLS the
 /// loops read and write an <see cref="SslStream"/> on the socket instead of the socket itself.
 /// </summary>
-internal sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
+internal sealed partial class SocketConnection : IDuplexPipe, IAsyncDisposable
 {
     private readonly Socket _socket;
     private readonly SslStream? _tls;
@@ -28,7 +28,7 @@ internal sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
     private int _aborted;
     private Exception? _abortReason;
 
-    private SocketConnection(Socket socket, SslStream? tls, string endpoint, SocketConnectionOptions options)
+    private SocketConnection(Socket socket, SslStream? tls, string endpoint, SocketConnectionOptions options, bool ownThread = false)
     {
         _socket = socket;
         _tls = tls;
@@ -42,7 +42,8 @@ internal sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
             pauseWriterThreshold: options.MaxReadBufferSize, resumeWriterThreshold: options.MaxReadBufferSize / 2, useSynchronizationContext: false));
         _output = new Pipe(new PipeOptions(options.MemoryPool, readerScheduler: scheduler, writerScheduler: scheduler, minimumSegmentSize: segmentSize,
             pauseWriterThreshold: options.MaxWriteBufferSize, resumeWriterThreshold: options.MaxWriteBufferSize / 2, useSynchronizationContext: false));
-        _receiving = ReceiveAsync();
+        _ownThread = ownThread;
+        _receiving = ownThread ? (_receiveEnded = new(TaskCreationOptions.RunContinuationsAsynchronously)).Task : ReceiveAsync();
         _sending = SendAsync();
     }
 
@@ -66,6 +67,7 @@ internal sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
         ArgumentException.ThrowIfNullOrEmpty(host);
         options ??= new SocketConnectionOptions();
         var endpoint = $"{host}:{port}";
+        if (tls is null && options.ReceiveOnOwnThread && LinuxSendMsg.IsAvailable) return await ConnectOnOwnThreadAsync(host, port, endpoint, options, cancellationToken).ConfigureAwait(false);
         var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = options.NoDelay };
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         timeout.CancelAfter(options.ConnectTimeout);
@@ -79,8 +81,7 @@ internal sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
         {
             socket.Dispose();
             if (e is OperationCanceledException && cancellationToken.IsCancellationRequested) throw;
-            var reason = e is SocketException socketError ? socketError.Message : $"no answer within {options.ConnectTimeout.TotalSeconds:0.#} s";
-            throw new IOException($"cannot connect to {endpoint}: {reason}", e);
+            throw CannotConnect(endpoint, e, options.ConnectTimeout);
         }
         if (tls is null || !Amqp.Internal.AmqpFeatures.TlsIsSupported) return new SocketConnection(socket, null, endpoint, options);
         var stream = new SslStream(new NetworkStream(socket, ownsSocket: true));
@@ -100,6 +101,12 @@ internal sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
             throw;
         }
         return new SocketConnection(socket, stream, endpoint, options);
+    }
+
+    private static IOException CannotConnect(string endpoint, Exception failure, TimeSpan timeout)
+    {
+        var reason = failure is SocketException socketError ? socketError.Message : $"no answer within {timeout.TotalSeconds:0.#} s";
+        return new IOException($"cannot connect to {endpoint}: {reason}", failure);
     }
 
     /// <summary>
@@ -192,16 +199,22 @@ internal sealed class SocketConnection : IDuplexPipe, IAsyncDisposable
         }
         catch (Exception e) when (e is SocketException or ObjectDisposedException or IOException)
         {
-            if (Volatile.Read(ref _aborted) == 0) error = new IOException($"connection to {Endpoint} failed while receiving: {e.Message}", e);
+            error = e;
         }
-        if (Volatile.Read(ref _aborted) != 0) error = Volatile.Read(ref _abortReason);
-        await writer.CompleteAsync(error).ConfigureAwait(false);
+        await writer.CompleteAsync(ReceiveFailure(error)).ConfigureAwait(false);
+    }
+
+    // Why receiving ended, for Input's reader: the abort's reason, the socket's failure, or none (the peer closed).
+    private Exception? ReceiveFailure(Exception? failure)
+    {
+        if (Volatile.Read(ref _aborted) != 0) return Volatile.Read(ref _abortReason);
+        return failure is null ? null : new IOException($"connection to {Endpoint} failed while receiving: {failure.Message}", failure);
     }
 
     private async Task SendAsync()
     {
         var reader = _output.Reader;
-        using var sender = new SocketSender();
+        using var sender = new SocketSender(_ownThread ? EngineTakesOver : null);
         using var tls = Tls is { } stream ? new TlsWriter(stream) : null;
         DirectSend? direct = null;
         Exception? error = null;

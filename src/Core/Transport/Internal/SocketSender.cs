@@ -22,22 +22,35 @@ internal sealed class SocketSender : SocketAsyncEventArgs, IValueTaskSource<int>
 
     private readonly List<ArraySegment<byte>> _segments = new(MaxSegments);
     private ManualResetValueTaskSourceCore<int> _source;
+    private Action? _engineTakesOver;
     private MemoryHandle[]? _pins;
 
-    public SocketSender()
+    /// <param name="engineTakesOver">
+    /// Given, every send is tried with <see cref="LinuxSendMsg"/> first, not only a long one, so a socket
+    /// the runtime's engine does not watch stays unwatched; called once, before the first send that must
+    /// wait for room goes the engine's way (which watches the socket from then on).
+    /// </param>
+    public SocketSender(Action? engineTakesOver = null)
         : base(unsafeSuppressExecutionContextFlow: true)
     {
+        _engineTakesOver = LinuxSendMsg.IsAvailable ? engineTakesOver : null;
     }
 
     /// <summary>Sends as much of <paramref name="buffer"/> as the socket takes in one operation; returns the byte count.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     public ValueTask<int> SendAsync(Socket socket, in ReadOnlySequence<byte> buffer)
     {
-        // Past 8 segments, one direct call while the socket takes it; what it leaves goes the usual way.
-        if (LinuxSendMsg.IsAvailable && HasMoreSegmentsThan(buffer, MaxSegments))
+        // Past 8 segments (or always, direct), one direct call while the socket takes it; what it leaves goes the usual way.
+        var direct = _engineTakesOver is not null;
+        if (direct || LinuxSendMsg.IsAvailable && HasMoreSegmentsThan(buffer, MaxSegments))
         {
             var sent = LinuxSendMsg.TrySend(socket, buffer, _pins ??= new MemoryHandle[LinuxSendMsg.MaxSegments]);
             if (sent > 0) return new ValueTask<int>(sent);
+        }
+        if (direct)
+        {
+            _engineTakesOver!();
+            _engineTakesOver = null;
         }
         if (buffer.IsSingleSegment || !TrySetSegments(buffer))
         {
