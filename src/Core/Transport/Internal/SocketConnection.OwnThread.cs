@@ -76,7 +76,8 @@ internal sealed partial class SocketConnection
             {
                 socket.Dispose();
                 cancellationToken.ThrowIfCancellationRequested();
-                failure = e as SocketException ?? new SocketException((int)SocketError.OperationAborted);
+                // The synchronous connect's message names the endpoint; the caller's names it already.
+                failure = new SocketException((int)(e is SocketException socketError ? socketError.SocketErrorCode : SocketError.OperationAborted));
             }
         }
         throw failure ?? new SocketException((int)SocketError.HostNotFound);
