@@ -190,13 +190,13 @@ public sealed class SocketConnectionTests
     [MemberData(nameof(ReceiveThreads))]
     public async Task Flush_waits_while_the_peer_does_not_read_then_resumes(bool ownThread)
     {
-        // With a thread of its own, the full socket is where the runtime's engine takes over its sends.
+        // The pipe's threshold holds the writer back, usually at the first chunk, before the socket is full
+        // (a socket filled is the next test's).
         using var server = new EchoServer(echo: false);
         var options = new SocketConnectionOptions { MaxWriteBufferSize = 64 * 1024, ReceiveOnOwnThread = ownThread };
         await using var connection = await SocketConnection.ConnectAsync("127.0.0.1", server.Port, options, cancellationToken: TestContext.Current.CancellationToken);
         var chunk = new byte[64 * 1024];
 
-        // Kernel buffers take a few MB; past them the pipe's threshold must hold writers back.
         ValueTask<FlushResult> flush = default;
         var written = 0L;
         for (var i = 0; i < 2000; i++)

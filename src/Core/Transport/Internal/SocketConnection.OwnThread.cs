@@ -11,7 +11,6 @@ namespace Prewire.Transport.Internal;
 /// </summary>
 internal sealed partial class SocketConnection
 {
-    private readonly bool _ownThread;
     private readonly TaskCompletionSource? _receiveEnded;
     private volatile bool _engineWatches;
 

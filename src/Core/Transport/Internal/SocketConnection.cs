@@ -42,7 +42,6 @@ internal sealed partial class SocketConnection : IDuplexPipe, IAsyncDisposable
             pauseWriterThreshold: options.MaxReadBufferSize, resumeWriterThreshold: options.MaxReadBufferSize / 2, useSynchronizationContext: false));
         _output = new Pipe(new PipeOptions(options.MemoryPool, readerScheduler: scheduler, writerScheduler: scheduler, minimumSegmentSize: segmentSize,
             pauseWriterThreshold: options.MaxWriteBufferSize, resumeWriterThreshold: options.MaxWriteBufferSize / 2, useSynchronizationContext: false));
-        _ownThread = ownThread;
         _receiving = ownThread ? (_receiveEnded = new(TaskCreationOptions.RunContinuationsAsynchronously)).Task : ReceiveAsync();
         _sending = SendAsync();
     }
@@ -214,7 +213,7 @@ internal sealed partial class SocketConnection : IDuplexPipe, IAsyncDisposable
     private async Task SendAsync()
     {
         var reader = _output.Reader;
-        using var sender = new SocketSender(_ownThread ? EngineTakesOver : null);
+        using var sender = new SocketSender(_receiveEnded is not null ? EngineTakesOver : null);
         using var tls = Tls is { } stream ? new TlsWriter(stream) : null;
         DirectSend? direct = null;
         Exception? error = null;
