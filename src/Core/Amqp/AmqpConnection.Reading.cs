@@ -6,6 +6,10 @@ namespace Prewire.Amqp;
 
 public sealed partial class AmqpConnection
 {
+    // The read loop's thread while it hands a read's frames out (0 otherwise), and what it writes after.
+    private int _handingOut;
+    private readonly List<Settlements> _afterRead = [];
+
     /// <summary>Reads what the broker sends after the handshake and hands each frame to its channel.</summary>
     private async Task ReadLoopAsync()
     {
@@ -18,14 +22,17 @@ public sealed partial class AmqpConnection
                 var buffer = result.Buffer;
                 // Once a read, not a frame: the clock is a call of its own, and a read of 256 B deliveries holds dozens.
                 if (!buffer.IsEmpty) Volatile.Write(ref _lastReceived, Environment.TickCount64);
+                _handingOut = Environment.CurrentManagedThreadId;
                 try
                 {
                     while (AmqpFrameReader.TryReadFrame(ref buffer, _frameMax, out var frame)) Handle(frame);
                 }
                 finally
                 {
+                    _handingOut = 0;
                     input.AdvanceTo(buffer.Start, buffer.End);
                 }
+                WriteAfterRead();
                 if (result.IsCompleted)
                 {
                     Fail(new IOException($"{Broker} closed the connection"));
@@ -40,6 +47,25 @@ public sealed partial class AmqpConnection
             // A frame we cannot read leaves the stream at an unknown place: nothing after it can be trusted.
             if (e is AmqpProtocolException) _transport.Abort(failure);
         }
+    }
+
+    /// <summary>
+    /// Has <paramref name="settlements"/> written once the read being handed out is done, on the read
+    /// loop's thread, when called there; false elsewhere. The read's other deliveries are settled by
+    /// then, and no thread is woken to write them.
+    /// </summary>
+    internal bool TryWriteAfterRead(Settlements settlements)
+    {
+        if (_handingOut != Environment.CurrentManagedThreadId) return false;
+        _afterRead.Add(settlements);
+        return true;
+    }
+
+    private void WriteAfterRead()
+    {
+        if (_afterRead.Count == 0) return;
+        foreach (var settlements in _afterRead) settlements.WriteAfterRead();
+        _afterRead.Clear();
     }
 
     private void Handle(in Frame frame)

@@ -66,6 +66,41 @@ public sealed class AmqpConsumerTests
     }
 
     [Fact]
+    public async Task Acks_written_after_a_read_while_a_publisher_holds_the_connections_turn_all_go_out()
+    {
+        // A read's acks are written on the read loop once it is handed out; with a publisher on the same
+        // connection the turn is often held then, and the write is left to the settlements' own loop.
+        var ct = TestContext.Current.CancellationToken;
+        await using var connection = await AmqpConnection.ConnectAsync(Options(), ct);
+        var (queue, sink) = (await NewQueueAsync(connection), await NewQueueAsync(connection));
+        await PublishAsync(connection, queue, 5000);
+        await using var publisher = await AmqpPublisher.OpenAsync(connection, channels: 4, confirms: false, cancellationToken: ct);
+        using var stop = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        var publishing = Task.WhenAll(Enumerable.Range(0, 4).Select(_ => Task.Run(async () =>
+        {
+            var body = new byte[2048];
+            while (!stop.IsCancellationRequested) await publisher.PublishAsync("", sink, null, body, cancellationToken: ct);
+        }, ct)));
+
+        var handled = 0;
+        var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        await using var consumer = await AmqpConsumer.StartAsync(connection, new AmqpConsumerOptions { Queue = queue, Prefetch = 100 }, _ =>
+        {
+            if (++handled == 5000) done.TrySetResult();
+            return ValueTask.CompletedTask;
+        }, ct);
+        var finished = await Task.WhenAny(done.Task, Task.Delay(TimeSpan.FromSeconds(30), ct)) == done.Task;
+        await stop.CancelAsync();
+        await publishing;
+        Assert.True(finished, $"{handled} of 5,000 handled in 30 s: {consumer.Delivered} delivered, {consumer.Settled} settled");
+        await consumer.StopAsync(TimeSpan.FromSeconds(5), ct);
+
+        // A prefetch of 100 lets no more than 100 through unacked: all 5,000 handled means acks went out
+        // all along; none left to redeliver once the channel closed means the last did too.
+        Assert.Equal(0u, (await connection.DeclareQueuePassiveAsync(queue, ct)).MessageCount);
+    }
+
+    [Fact]
     public async Task An_asynchronous_handler_reads_its_body_intact_while_the_read_loop_reads_on()
     {
         var ct = TestContext.Current.CancellationToken;

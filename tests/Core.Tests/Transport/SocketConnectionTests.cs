@@ -17,6 +17,35 @@ public sealed class SocketConnectionTests
 
     public static TheoryData<bool> ReceiveThreads => new(true, false);
 
+    [Fact]
+    public async Task What_the_receiving_thread_flushes_is_sent_before_its_flush_returns()
+    {
+        // A read's acks: written and flushed where the read was handed out, sent there, no pool worker woken.
+        using var server = new EchoServer();
+        var options = new SocketConnectionOptions { MaxWriteBufferSize = 1024, ReceiveOnOwnThread = true };
+        await using var connection = await SocketConnection.ConnectAsync("127.0.0.1", server.Port, options, cancellationToken: TestContext.Current.CancellationToken);
+        var flushed = FlushOnReceivingThreadAsync(connection, new byte[4096]);
+
+        await connection.Output.WriteAsync(new byte[] { 1 }, TestContext.Current.CancellationToken);
+
+        // 4 KiB is past the 1 KiB threshold: a flush whose send loop runs later returns pending.
+        Assert.True(await flushed, "4 KiB flushed on the receiving thread were still unsent when the flush returned");
+    }
+
+    // As ThreadResumedOnAsync: where the read resumes is the point, so outside the test method.
+    private static async Task<bool> FlushOnReceivingThreadAsync(SocketConnection connection, byte[] bytes)
+    {
+        var result = await connection.Input.ReadAsync().ConfigureAwait(false);
+        connection.Input.AdvanceTo(result.Buffer.End);
+        Assert.Equal("Prewire receive", Thread.CurrentThread.Name);
+        connection.Output.Write(bytes);
+        var flush = connection.Output.FlushAsync();
+        var sent = flush.IsCompleted;
+        await flush.ConfigureAwait(false);
+        await Task.Yield(); // off the receiving thread before the connection is disposed
+        return sent;
+    }
+
     [Theory]
     [MemberData(nameof(ReceiveThreads))]
     public async Task What_reads_Input_runs_on_the_connections_own_thread_unless_told_otherwise(bool ownThread)

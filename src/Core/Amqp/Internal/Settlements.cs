@@ -14,8 +14,9 @@ namespace Prewire.Amqp.Internal;
 /// handler); a nack or reject goes out alone, before any multiple ack that covers it.
 /// </summary>
 /// <remarks>
-/// The loop wakes on the thread pool after the first settlement, so the settlements made meanwhile (the
-/// rest of a read's deliveries, handled on the read loop) go out in the same frame and flush.
+/// Settlements made on the read loop (handlers that complete synchronously) are written on it once the
+/// read is handed out: a read's acks in one frame, sent by the receiving thread, no thread woken. Others
+/// wake the loop on the thread pool, which writes what was settled by the time it runs.
 /// </remarks>
 internal sealed class Settlements : IFrameSource
 {
@@ -30,6 +31,8 @@ internal sealed class Settlements : IFrameSource
     private ulong _ackedUpTo;
     private ulong _lastInOrderAck;
     private bool _awake;
+    private bool _afterRead;
+    private ValueTask _unfinished;
     private PooledCompletion<bool> _wake;
 
     public Settlements(AmqpConnection connection, AmqpChannel channel, bool coalesce = true)
@@ -69,13 +72,43 @@ internal sealed class Settlements : IFrameSource
                 _frontier++;
             }
             Settled++;
-            if (!_awake)
+            if (!_awake && !_afterRead)
             {
-                _awake = true;
-                wake = _wake;
+                if (_connection.TryWriteAfterRead(this)) _afterRead = true;
+                else (_awake, wake) = (true, _wake);
             }
         }
         wake?.TrySetResult(true);
+    }
+
+    /// <summary>
+    /// The read loop is done handing out a read's deliveries: what they settled is written on its thread.
+    /// A write that cannot finish there (the turn held, a full pipe) is left to the loop to wait for.
+    /// </summary>
+    public void WriteAfterRead()
+    {
+        lock (_lock)
+        {
+            _afterRead = false;
+            if (_awake) return;
+            _awake = true;
+        }
+        var write = FlushAsync();
+        if (write.IsCompletedSuccessfully)
+        {
+            write.GetAwaiter().GetResult();
+            lock (_lock)
+            {
+                // Settled meanwhile on another thread, which left the writing to this call.
+                _awake = _singles.Count > 0 || _lastInOrderAck > _ackedUpTo;
+                if (!_awake) return;
+            }
+        }
+        else
+        {
+            _unfinished = write;
+        }
+        _wake.TrySetResult(true);
     }
 
     /// <summary>Writes what is settled and not yet written, now (a stopping consumer, before its channel closes).</summary>
@@ -88,6 +121,9 @@ internal sealed class Settlements : IFrameSource
             while (true)
             {
                 await _wake.Task.ConfigureAwait(false);
+                var unfinished = _unfinished;
+                _unfinished = default;
+                await unfinished.ConfigureAwait(false);
                 while (true)
                 {
                     await FlushAsync().ConfigureAwait(false);

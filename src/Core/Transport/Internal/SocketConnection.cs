@@ -40,7 +40,9 @@ internal sealed partial class SocketConnection : IDuplexPipe, IAsyncDisposable
         // worker woken) cost the Consumer about a tenth of its CPU a message (docs/benchmarks.md).
         _input = new Pipe(new PipeOptions(options.MemoryPool, readerScheduler: PipeScheduler.Inline, writerScheduler: scheduler, minimumSegmentSize: segmentSize,
             pauseWriterThreshold: options.MaxReadBufferSize, resumeWriterThreshold: options.MaxReadBufferSize / 2, useSynchronizationContext: false));
-        _output = new Pipe(new PipeOptions(options.MemoryPool, readerScheduler: scheduler, writerScheduler: scheduler, minimumSegmentSize: segmentSize,
+        // A connection with a receive thread is made on that thread: what it flushes, it sends itself.
+        var sendScheduler = ownThread ? new ReceiveThreadScheduler(Environment.CurrentManagedThreadId, scheduler) : scheduler;
+        _output = new Pipe(new PipeOptions(options.MemoryPool, readerScheduler: sendScheduler, writerScheduler: scheduler, minimumSegmentSize: segmentSize,
             pauseWriterThreshold: options.MaxWriteBufferSize, resumeWriterThreshold: options.MaxWriteBufferSize / 2, useSynchronizationContext: false));
         _receiving = ownThread ? (_receiveEnded = new(TaskCreationOptions.RunContinuationsAsynchronously)).Task : ReceiveAsync();
         _sending = SendAsync();
