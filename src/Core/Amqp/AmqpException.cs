@@ -65,6 +65,14 @@ public sealed class AmqpException : Exception
     /// </summary>
     public bool ConnectionLost => Kind == AmqpExceptionKind.ConnectionClosed;
 
+    /// <summary>
+    /// The connection is gone, whichever way it went: closed by the broker (<see cref="ConnectionLost"/>),
+    /// failed under a read or a send (<see cref="IOException"/>: a node stopping may reset the socket before
+    /// its close frame is read), or disposed meanwhile.
+    /// </summary>
+    internal static bool IsConnectionLoss(Exception? failure) =>
+        failure is IOException or ObjectDisposedException || failure is AmqpException { ConnectionLost: true };
+
     private static string Describe(AmqpExceptionKind kind) => kind switch
     {
         AmqpExceptionKind.ConnectionClosed => "the broker closed the connection",

@@ -95,7 +95,7 @@ public sealed class AmqpPublisherDispatch : BrokerDispatch
         }
         // A connection replaced while this publish waited on it is as lost as one the broker dropped;
         // each said in the words RabbitMqDispatch uses.
-        catch (Exception e) when (e is IOException or ObjectDisposedException || e is AmqpException { ConnectionLost: true })
+        catch (Exception e) when (AmqpException.IsConnectionLoss(e))
         {
             // The broker named through the field, not the local: a local used here would be kept in the
             // async state machine, 8 more bytes in every publish's box.

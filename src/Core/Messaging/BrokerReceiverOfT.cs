@@ -61,8 +61,9 @@ public abstract class BrokerReceiver<TDelivery>(BrokerConnection connection, Pip
             var first = await Task.WhenAny(_done.Task, session.Closed, ended).ConfigureAwait(false);
             var stopped = first == _done.Task;
             Consuming?.Invoke(false);
-            // A consumer ended by its connection's close is a loss, seen before the session reports it.
-            if (first == ended && !session.Closed.IsCompleted && ended.Exception?.InnerException is not AmqpException { ConnectionLost: true })
+            // A consumer ended by its connection's loss (a close, or a failed read or send) is a loss, seen
+            // before the session reports it.
+            if (first == ended && !session.Closed.IsCompleted && !AmqpException.IsConnectionLoss(ended.Exception?.InnerException))
             {
                 // The broker ended the consumer itself (its queue was deleted): nothing to reconnect for.
                 Volatile.Write(ref _closing, 1);
