@@ -63,7 +63,6 @@ public sealed partial class AmqpConnection
 
     private void WriteAfterRead()
     {
-        if (_afterRead.Count == 0) return;
         foreach (var settlements in _afterRead) settlements.WriteAfterRead();
         _afterRead.Clear();
     }

@@ -100,7 +100,7 @@ internal sealed class Settlements : IFrameSource
             lock (_lock)
             {
                 // Settled meanwhile on another thread, which left the writing to this call.
-                _awake = _singles.Count > 0 || _lastInOrderAck > _ackedUpTo;
+                _awake = HasUnwritten;
                 if (!_awake) return;
             }
         }
@@ -110,6 +110,9 @@ internal sealed class Settlements : IFrameSource
         }
         _wake.TrySetResult(true);
     }
+
+    // Under _lock: settled and not yet written.
+    private bool HasUnwritten => _singles.Count > 0 || _lastInOrderAck > _ackedUpTo;
 
     /// <summary>Writes what is settled and not yet written, now (a stopping consumer, before its channel closes).</summary>
     public ValueTask FlushAsync() => _connection.Writer.WriteAsync(this);
@@ -129,7 +132,7 @@ internal sealed class Settlements : IFrameSource
                     await FlushAsync().ConfigureAwait(false);
                     lock (_lock)
                     {
-                        if (_singles.Count > 0 || _lastInOrderAck > _ackedUpTo) continue;
+                        if (HasUnwritten) continue;
                         // Asleep: the next settlement wakes this loop through a new completion.
                         _awake = false;
                         _wake = PooledCompletion.Rent<bool>();

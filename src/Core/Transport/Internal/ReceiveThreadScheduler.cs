@@ -13,11 +13,12 @@ namespace Prewire.Transport.Internal;
 /// on every thread would not: publishers' flushes gathered on the pool go out in one send each time,
 /// and sent one by one they cost publish-memory's D twice the CPU a message.
 /// </remarks>
-internal sealed class ReceiveThreadScheduler(int receiveThread, PipeScheduler elsewhere) : PipeScheduler
+internal sealed class ReceiveThreadScheduler(Thread receiveThread, PipeScheduler elsewhere) : PipeScheduler
 {
     public override void Schedule(Action<object?> action, object? state)
     {
-        if (Environment.CurrentManagedThreadId == receiveThread) action(state);
+        // The thread itself, not its id: ids are reused once a thread ends (the engine took receiving over).
+        if (Thread.CurrentThread == receiveThread) action(state);
         else elsewhere.Schedule(action, state);
     }
 }

@@ -41,7 +41,7 @@ internal sealed partial class SocketConnection : IDuplexPipe, IAsyncDisposable
         _input = new Pipe(new PipeOptions(options.MemoryPool, readerScheduler: PipeScheduler.Inline, writerScheduler: scheduler, minimumSegmentSize: segmentSize,
             pauseWriterThreshold: options.MaxReadBufferSize, resumeWriterThreshold: options.MaxReadBufferSize / 2, useSynchronizationContext: false));
         // A connection with a receive thread is made on that thread: what it flushes, it sends itself.
-        var sendScheduler = ownThread ? new ReceiveThreadScheduler(Environment.CurrentManagedThreadId, scheduler) : scheduler;
+        var sendScheduler = ownThread ? new ReceiveThreadScheduler(Thread.CurrentThread, scheduler) : scheduler;
         _output = new Pipe(new PipeOptions(options.MemoryPool, readerScheduler: sendScheduler, writerScheduler: scheduler, minimumSegmentSize: segmentSize,
             pauseWriterThreshold: options.MaxWriteBufferSize, resumeWriterThreshold: options.MaxWriteBufferSize / 2, useSynchronizationContext: false));
         _receiving = ownThread ? (_receiveEnded = new(TaskCreationOptions.RunContinuationsAsynchronously)).Task : ReceiveAsync();
