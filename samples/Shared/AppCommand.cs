@@ -20,6 +20,7 @@ public sealed class AppCommand
     private Option<bool>? _warmupReport;
     private Option<bool>? _json;
     private Option<bool>? _heapCheck;
+    private bool _hasHelpAndVersion;
 
     /// <summary>Creates the command with the shared options.</summary>
     /// <param name="name">The executable's name, as help prints it.</param>
@@ -28,7 +29,7 @@ public sealed class AppCommand
     {
         // A plain Command rather than RootCommand: RootCommand names itself after the executable with
         // its last dot-suffix dropped, which turns "Prewire.Publisher" into "Prewire".
-        _root = new Command(name, description) { new HelpOption(), new VersionOption(), LogLevel };
+        _root = new Command(name, description) { LogLevel };
     }
 
     /// <summary>The app's OpenTelemetry service name: its name in lower case, dashes for dots ("Prewire.HttpEndpoint" is prewire-httpendpoint).</summary>
@@ -242,7 +243,25 @@ public sealed class AppCommand
         return result.Invoke(new InvocationConfiguration { EnableDefaultExceptionHandler = false, ProcessTerminationTimeout = null });
     }
 
-    internal ParseResult Parse(string[] args) => _root.Parse(args);
+    internal ParseResult Parse(string[] args)
+    {
+        // --help and --version join the command only when a token spells one of their names: their
+        // constructors read their descriptions through the process's first ResourceManager, 0.52 M of
+        // the Publisher's 13.06 M start instructions (docs/benchmarks.md). Without such a token a
+        // command line parses the same with or without them; with one it is parsed again.
+        var parsed = _root.Parse(args);
+        if (_hasHelpAndVersion || !parsed.Tokens.Any(token => _helpAndVersionNames.Contains(token.Value)))
+        {
+            return parsed;
+        }
+
+        _root.Options.Add(new HelpOption());
+        _root.Options.Add(new VersionOption());
+        _hasHelpAndVersion = true;
+        return _root.Parse(args);
+    }
+
+    private static readonly string[] _helpAndVersionNames = ["--help", "-h", "/h", "-?", "/?", "--version"];
 
     private static string? NullIfEmpty(string? value) => string.IsNullOrEmpty(value) ? null : value;
 }

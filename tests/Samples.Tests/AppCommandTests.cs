@@ -1,3 +1,5 @@
+using System.CommandLine;
+using System.CommandLine.Help;
 using Serilog;
 
 namespace Prewire.Samples;
@@ -170,6 +172,41 @@ public sealed class AppCommandTests
         finally
         {
             Environment.SetEnvironmentVariable("PREWIRE_TEST_COUNT_ENV", null);
+        }
+    }
+
+    [Theory]
+    [InlineData("--help", typeof(HelpAction))]
+    [InlineData("--count 3 -h", typeof(HelpAction))]
+    [InlineData("-?", typeof(HelpAction))]
+    [InlineData("/h", typeof(HelpAction))]
+    [InlineData("--version", null)]
+    public void Help_and_version_answer_their_names_and_are_not_built_for_a_command_line_without_them(string args, Type? action)
+    {
+        var app = new AppCommand("test", "a test app");
+        var count = app.AddCount("--count", "How many.", "PREWIRE_TEST_HELP_COUNT", 0);
+        var plain = app.Parse(["--count", "3"]);
+        Assert.Empty(plain.Errors);
+        Assert.DoesNotContain(plain.CommandResult.Command.Options, o => o is HelpOption or VersionOption);
+
+        var parsed = app.Parse(args.Split(' '));
+        Assert.Empty(parsed.Errors);
+        Assert.Equal(action ?? new VersionOption().Action!.GetType(), parsed.Action?.GetType());
+        Assert.Equal(3, app.Parse(["--count", "3"]).GetValue(count));
+    }
+
+    [Fact]
+    public void Help_named_only_in_a_response_file_is_help()
+    {
+        var file = Path.GetTempFileName();
+        try
+        {
+            File.WriteAllText(file, "--help");
+            Assert.IsType<HelpAction>(new AppCommand("test", "a test app").Parse([$"@{file}"]).Action);
+        }
+        finally
+        {
+            File.Delete(file);
         }
     }
 
