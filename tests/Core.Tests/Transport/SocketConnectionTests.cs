@@ -26,7 +26,10 @@ public sealed class SocketConnectionTests
         await using var connection = await SocketConnection.ConnectAsync("127.0.0.1", server.Port, options, cancellationToken: TestContext.Current.CancellationToken);
         var flushed = FlushOnReceivingThreadAsync(connection, new byte[4096]);
 
-        await connection.Output.WriteAsync(new byte[] { 1 }, TestContext.Current.CancellationToken);
+        // The server speaks first: a byte the client sent would have its send loop busy on a pool thread
+        // until that send returns, and a flush meeting a busy loop is left to it (under load, a CI run saw
+        // that). The point is the idle loop's.
+        await server.SendAsync(new byte[] { 1 });
 
         // 4 KiB is past the 1 KiB threshold: a flush whose send loop runs later returns pending.
         Assert.True(await flushed, "4 KiB flushed on the receiving thread were still unsent when the flush returned");
@@ -386,6 +389,8 @@ public sealed class SocketConnectionTests
         public void StartDraining() => _drain.TrySetResult();
 
         public async Task CloseClientAsync() => (await _accepted).Shutdown(SocketShutdown.Both);
+
+        public async Task SendAsync(byte[] bytes) => await (await _accepted).SendAsync(bytes, SocketFlags.None);
 
         public void Dispose()
         {
