@@ -269,9 +269,17 @@ public sealed class SocketConnectionTests
         Assert.Equal(written, received.Length);
         for (var offset = 0; offset < written; offset += chunk.Length) Assert.True(chunk.AsSpan().SequenceEqual(received.AsSpan(offset, chunk.Length)), $"bytes at {offset} differ");
 
-        var resumed = ThreadResumedOnAsync(connection.Input);
-        await connection.Output.WriteAsync(new byte[] { 1, 2, 3 }, TestContext.Current.CancellationToken);
-        Assert.True((await resumed).PoolThread, "receiving stayed on the connection's thread after the engine took the socket");
+        // The thread leaves once a receive through the engine has to wait: until then one that completes at once
+        // still resumes the reader there (under load, a CI run saw it), so a few round trips may pass first.
+        var onPool = false;
+        for (var attempt = 0; attempt < 50 && !onPool; attempt++)
+        {
+            var resumed = ThreadResumedOnAsync(connection.Input);
+            await connection.Output.WriteAsync(new byte[] { 1, 2, 3 }, TestContext.Current.CancellationToken);
+            onPool = (await resumed).PoolThread;
+            if (!onPool) await Task.Delay(20, TestContext.Current.CancellationToken);
+        }
+        Assert.True(onPool, "receiving stayed on the connection's thread after the engine took the socket");
     }
 
     [Fact]
