@@ -27,16 +27,28 @@ public sealed class WarmupReportTests
     [Fact]
     public async Task With_a_count_it_warms_up_with_that_many_then_measures_three_windows_of_that_many()
     {
-        var (handled, json) = await RunAsync(count: 50);
+        // The figure is the whole process's, and another of its threads (the test runner's, reporting
+        // the test before, is the likely one) can allocate while a window of 50 runs, about 50 µs: one CI
+        // run saw 704 B more in each of the three windows of one report. Another thread only ever adds
+        // bytes, so the least of five reports, spaced apart, is the pipeline's own, and a byte more per
+        // message is in every one.
+        var least = long.MaxValue;
+        for (var report = 0; report < 5; report++)
+        {
+            var (handled, json) = await RunAsync(count: 50);
 
-        Assert.Equal(1 + 50 + (3 * 50), handled);
-        Assert.Equal(50, json.RootElement.GetProperty("messages").GetInt32());
-        // 384 B a message, the least of the three windows: the context the test makes and what the
-        // incoming pipeline makes for it (its contexts, the decoded text). Measured; a change here is a
-        // change in what the pipeline allocates, to be made on purpose (the last: +8 B when the transport
-        // context came to carry why a message was dead-lettered, for its process span; a receiver's
-        // contexts are pooled, so a broker delivery pays nothing for it).
-        Assert.Equal(50 * 384, json.RootElement.GetProperty("allocatedBytes").GetInt64());
+            Assert.Equal(1 + 50 + (3 * 50), handled);
+            Assert.Equal(50, json.RootElement.GetProperty("messages").GetInt32());
+            least = Math.Min(least, json.RootElement.GetProperty("allocatedBytes").GetInt64());
+            await Task.Delay(TimeSpan.FromMilliseconds(20), TestContext.Current.CancellationToken);
+        }
+
+        // 384 B a message: the context the test makes and what the incoming pipeline makes for it (its
+        // contexts, the decoded text). Measured; a change here is a change in what the pipeline
+        // allocates, to be made on purpose (the last: +8 B when the transport context came to carry why a
+        // message was dead-lettered, for its process span; a receiver's contexts are pooled, so a broker
+        // delivery pays nothing for it).
+        Assert.Equal(50 * 384, least);
     }
 
     private static async Task<(int Handled, JsonDocument Json)> RunAsync(int count)
