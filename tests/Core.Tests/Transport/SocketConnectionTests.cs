@@ -270,7 +270,8 @@ public sealed class SocketConnectionTests
         for (var offset = 0; offset < written; offset += chunk.Length) Assert.True(chunk.AsSpan().SequenceEqual(received.AsSpan(offset, chunk.Length)), $"bytes at {offset} differ");
 
         // The thread leaves once a receive through the engine has to wait: until then one that completes at once
-        // still resumes the reader there (under load, a CI run saw it), so a few round trips may pass first.
+        // still resumes the reader there (the suite, run alone beside a NativeAOT publish, saw it), so a few
+        // round trips may pass first.
         var onPool = false;
         for (var attempt = 0; attempt < 50 && !onPool; attempt++)
         {
