@@ -90,7 +90,8 @@ internal sealed class ConnectionWriter(AmqpConnection connection, SocketConnecti
 
     /// <summary>
     /// The turn is the caller's: its frames first, then rounds of what was queued, each flushed; then the
-    /// turn is freed or left to a pool thread. The caller's write fails with its frames' or its flush's failure.
+    /// turn is freed or left to a pool thread. The caller's write fails with its frames' or its flush's
+    /// failure; a pool thread's (<paramref name="own"/> null) never fails: each failure is the queued writes'.
     /// </summary>
     [AsyncMethodBuilder(typeof(PooledValueTaskMethodBuilder))]
     private async ValueTask HoldAsync(IFrameSource? own, CancellationToken cancellationToken)
@@ -108,10 +109,10 @@ internal sealed class ConnectionWriter(AmqpConnection connection, SocketConnecti
             {
                 flushFailure = e;
             }
-            if (round == 1) failure ??= flushFailure;
+            if (round == 1 && own is not null) failure ??= flushFailure;
             // The caller's cancelled wait for a full pipe is its own: the others' frames are in the pipe.
             CompleteRound(flushFailure is OperationCanceledException ? null : flushFailure);
-            if (!KeepTurn(round)) break;
+            if (!KeepTurn(round, onPool: own is null)) break;
         }
         if (failure is not null) ExceptionDispatchInfo.Throw(failure);
     }
@@ -155,33 +156,57 @@ internal sealed class ConnectionWriter(AmqpConnection connection, SocketConnecti
         _round.Clear();
     }
 
-    // True: write another round on this thread. False: the turn is free, or a pool thread holds it now.
-    private bool KeepTurn(int round)
+    // True: write another round on this thread. False: the turn is free, or left to a pool thread. A pool
+    // thread's rounds end with the turn still held, freed or passed on by AfterRounds once their ValueTask
+    // is observed: no other holder can start, suspend and take _drain before the last one's end read it.
+    private bool KeepTurn(int round, bool onPool)
+    {
+        lock (_gate)
+        {
+            if (_queued.Count > 0 && round < RoundsOnCallersThread) return true;
+            if (onPool) return false;
+            if (_queued.Count == 0)
+            {
+                _held = false;
+                return false;
+            }
+        }
+        ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: false);
+        return false;
+    }
+
+    // A pool thread holding the turn: the rounds left, its ValueTask observed so its box goes back to the
+    // pool, then the turn freed or passed on. One such thread at a time, so _drain is its own.
+    void IThreadPoolWorkItem.Execute()
+    {
+        var drain = HoldAsync(own: null, CancellationToken.None);
+        if (!drain.IsCompleted)
+        {
+            _drain = drain;
+            drain.ConfigureAwait(false).GetAwaiter().UnsafeOnCompleted(_endDrain ??= EndDrain);
+            return;
+        }
+        drain.GetAwaiter().GetResult();
+        AfterRounds();
+    }
+
+    private void EndDrain()
+    {
+        _drain.GetAwaiter().GetResult();
+        AfterRounds();
+    }
+
+    private void AfterRounds()
     {
         lock (_gate)
         {
             if (_queued.Count == 0)
             {
                 _held = false;
-                return false;
+                return;
             }
-            if (round < RoundsOnCallersThread) return true;
         }
         ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: false);
-        return false;
-    }
-
-    // A pool thread holding the turn: the rounds left, its ValueTask observed so its box goes back to the pool.
-    void IThreadPoolWorkItem.Execute()
-    {
-        var drain = HoldAsync(own: null, CancellationToken.None);
-        if (drain.IsCompleted)
-        {
-            drain.GetAwaiter().GetResult();
-            return;
-        }
-        _drain = drain;
-        drain.ConfigureAwait(false).GetAwaiter().UnsafeOnCompleted(_endDrain ??= () => _drain.GetAwaiter().GetResult());
     }
 
     // Only the turn's holder counts, so a plain increment; read without the turn by Flushes.
