@@ -63,8 +63,12 @@ public sealed class StartupGateTests(PublishedApps published)
     [Fact]
     public async Task A_Consumer_that_sleeps_3_ms_before_Main_fails_the_wall_clock_check()
     {
+        // 3 ms on the host that recorded the baseline: the gate scales today's excess by the floor's
+        // slowdown (StartupBaseline.MaxFloorScale), a sleep with it, so a host that runs the floor s times
+        // slower sleeps 3 × s ms here.
         var rid = Repo.HostRid;
-        var slow = await StartupDelayFixture.PublishAsync(App.Consumer, rid, StartupDelayKind.Sleep, 3, TestContext.Current.CancellationToken);
+        var sleepMs = Math.Round(3 * await FloorSlowdownAsync(rid), 1);
+        var slow = await StartupDelayFixture.PublishAsync(App.Consumer, rid, StartupDelayKind.Sleep, sleepMs, TestContext.Current.CancellationToken);
         Assert.True(slow.Succeeded, slow.Errors);
         var failures = await CheckAsync(App.Consumer, rid, slow);
         Assert.Contains(failures, f => f.Contains($"{StartupFigure.Names.Ready} took", StringComparison.Ordinal));
@@ -119,6 +123,19 @@ public sealed class StartupGateTests(PublishedApps published)
         if (measured.Resources is { } r)
             TestContext.Current.TestOutputHelper?.WriteLine($"{app} {rid} start: {r.MinorFaults:N0} minor and {r.MajorFaults:N0} major faults, peak RSS {r.PeakRssKb:N0} KB");
         return failures;
+    }
+
+    // Today's floor against the recorded one (spawn to ready beside the unchanged Consumer), at least 1,
+    // within the gate's own bound.
+    private async Task<double> FloorSlowdownAsync(string rid)
+    {
+        var floor = await published.GetSucceededAsync(App.StartupFloor, rid);
+        var consumer = await published.GetSucceededAsync(App.Consumer, rid);
+        var today = (await StartupRuns.MeasureAsync(App.Consumer, rid, consumer, floor, TestBroker.Uri.ToString(), pairs: 10)).Figures.First(f => f.Name == StartupFigure.Names.Ready);
+        var recorded = StartupBaseline.Read().Find(App.Consumer.Name, rid)!.Figures.First(f => f.Name == StartupFigure.Names.Ready);
+        var slowdown = Math.Clamp(today.FloorMs / recorded.FloorMs, 1, StartupBaseline.MaxFloorScale);
+        TestContext.Current.TestOutputHelper?.WriteLine($"floor today {today.FloorMs:0.00} ms, recorded {recorded.FloorMs:0.00} ms: sleeping {slowdown:0.00} times 3 ms");
+        return slowdown;
     }
 
     private static void Log(App app, string rid, IEnumerable<InstructionFigure> counted)
