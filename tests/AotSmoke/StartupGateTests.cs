@@ -82,7 +82,7 @@ public sealed class StartupGateTests(PublishedApps published)
         // valgrind cannot run here under qemu (docs/smoke-tests.md): the arm64 gate stays timed, and
         // a start busy for twice what it allows must fail it.
         const string rid = "linux-arm64";
-        var recorded = StartupBaseline.Read().Find(App.Consumer.Name, rid)!.Figures.First(f => f.Name == StartupFigure.Names.Ready);
+        var recorded = RecordedConsumerReady(rid);
         // In the recording host's time, as the sleep above: busy for wall-clock time, not work.
         var delayMs = Math.Round(2 * StartupBaseline.AllowanceMs(recorded, rid) * await FloorSlowdownAsync(rid));
         var slow = await StartupDelayFixture.PublishAsync(App.Consumer, rid, StartupDelayKind.Busy, delayMs, TestContext.Current.CancellationToken);
@@ -133,11 +133,14 @@ public sealed class StartupGateTests(PublishedApps published)
         var floor = await published.GetSucceededAsync(App.StartupFloor, rid);
         var consumer = await published.GetSucceededAsync(App.Consumer, rid);
         var today = (await StartupRuns.MeasureAsync(App.Consumer, rid, consumer, floor, TestBroker.Uri.ToString(), pairs: 10)).Figures.First(f => f.Name == StartupFigure.Names.Ready);
-        var recorded = StartupBaseline.Read().Find(App.Consumer.Name, rid)!.Figures.First(f => f.Name == StartupFigure.Names.Ready);
+        var recorded = RecordedConsumerReady(rid);
         var slowdown = Math.Clamp(today.FloorMs / recorded.FloorMs, 1, StartupBaseline.MaxFloorScale);
         TestContext.Current.TestOutputHelper?.WriteLine($"{rid} floor today {today.FloorMs:0.00} ms, recorded {recorded.FloorMs:0.00} ms: delays {slowdown:0.00} times as long");
         return slowdown;
     }
+
+    private static StartupFigure RecordedConsumerReady(string rid) =>
+        StartupBaseline.Read().Find(App.Consumer.Name, rid)!.Figures.First(f => f.Name == StartupFigure.Names.Ready);
 
     private static void Log(App app, string rid, IEnumerable<InstructionFigure> counted)
     {
