@@ -13,7 +13,8 @@
 #   ./build.sh telemetry [runs] [count] [rid]   telemetry off against on in each NativeAOT app (benchmarks/telemetry.sh)
 #   ./build.sh baseline [pairs]   re-record build/startup-baseline.json (each app x RID's start-up and exit
 #                        times beyond a NativeAOT hello world, and its size; on an idle machine, on
-#                        purpose: commit it with the change that moved them)
+#                        purpose: commit it with the change that moved them); `baseline counts` re-records
+#                        only what load does not move (instructions, faults, peak RSS), keeping the times
 #   ./build.sh gate-sensitivity [rounds]   which start-up regressions the gate catches (a Consumer
 #                        published with known delays, timed as the gate does)
 #   ./build.sh gate-repeat [rounds]   the gate on the unchanged apps, that many rounds: every failure is a

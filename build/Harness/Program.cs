@@ -1,13 +1,14 @@
 using Prewire.Harness;
 
 // Verbs for build.sh. Kept to plain argument handling: this is a build tool, not a shipped app.
-const string Usage = "usage: Prewire.Harness demo [runs] | baseline [pairs] | gate-sensitivity [rounds] [rid] | gate-repeat [rounds] | publish [rid...] | size [rid] | report [runs] | messaging [runs] | telemetry [runs] [count] [rid] | rolling-restart [seconds] | soak [messages] | long-run [rounds] [rid]";
+const string Usage = "usage: Prewire.Harness demo [runs] | baseline [pairs|counts] | gate-sensitivity [rounds] [rid] | gate-repeat [rounds] | publish [rid...] | size [rid] | report [runs] | messaging [runs] | telemetry [runs] [count] [rid] | rolling-restart [seconds] | soak [messages] | long-run [rounds] [rid]";
 try
 {
     return args switch
     {
         ["demo", ..] => await Demo.RunAsync(Number(1, 5), Console.Out),
-        ["baseline", ..] => await RecordBaseline.RunAsync(Number(1, StartupRuns.GatePairs), Console.Out),
+        ["baseline", "counts"] => await RecordBaseline.RunAsync(0, countsOnly: true, Console.Out),
+        ["baseline", ..] => await RecordBaseline.RunAsync(Number(1, StartupRuns.GatePairs), countsOnly: false, Console.Out),
         ["gate-repeat", ..] => await GateRepeat.RunAsync(Number(1, 10), BrokerNode.RequiredUri("gate-repeat"), Console.Out),
         ["gate-sensitivity", ..] => await GateSensitivity.RunAsync(Number(1, 5), args.Length > 2 ? args[2] : null, Console.Out),
         ["report", ..] => OperatingSystem.IsLinux() ? await Report.RunAsync(Number(1, 5), Console.Out) : 2,

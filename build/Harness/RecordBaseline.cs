@@ -7,13 +7,21 @@ namespace Prewire.Harness;
 /// NativeAOT floor, measures each the way the gate does and rewrites build/startup-baseline.json.
 /// Run it on an idle machine, on purpose, and commit the file with the change that moved the figures;
 /// every count that moved beyond the gate's tolerance against the file it replaces is named, and
-/// wants its reason in the commit message.
+/// wants its reason in the commit message. `./build.sh baseline counts` re-records only what load does
+/// not move (instructions, faults, peak RSS) and keeps the file's timed figures: for a change to how
+/// starts are counted, on a host whose clock is not fit to record times (a floor of 7 ms, not 2.7).
 /// </summary>
 public static class RecordBaseline
 {
-    public static async Task<int> RunAsync(int pairs, TextWriter output)
+    public static async Task<int> RunAsync(int pairs, bool countsOnly, TextWriter output)
     {
         ArgumentNullException.ThrowIfNull(output);
+        var previous = File.Exists(StartupBaseline.FilePath) ? StartupBaseline.Read() : null;
+        if (countsOnly && previous is null)
+        {
+            output.WriteLine($"baseline: counts: there is no {Path.GetRelativePath(Repo.Root, StartupBaseline.FilePath)} whose timed figures to keep; record it whole");
+            return 1;
+        }
         var broker = BrokerNode.RequiredUri("baseline");
         var builds = await AppBuilds.PublishAllAsync("baseline", output).ConfigureAwait(false);
         if (builds is null) return 1;
@@ -28,16 +36,18 @@ public static class RecordBaseline
             }
         }
 
-        var previous = File.Exists(StartupBaseline.FilePath) ? StartupBaseline.Read() : null;
         var entries = new List<BaselineEntry>();
         var rows = new List<string[]>();
         var moved = new List<string>();
         foreach (var build in builds)
         {
-            output.WriteLine($"baseline: timing {build.App} against the floor...");
+            output.WriteLine($"baseline: {(countsOnly ? "counting" : "timing")} {build.App} against the floor...");
             foreach (var rid in Repo.Rids)
             {
-                var entry = await StartupGate.MeasureAsync(build.App, rid, build.AotFor(rid), floors[rid], broker, pairs).ConfigureAwait(false);
+                var entry = countsOnly
+                    ? await StartupGate.RecountAsync(previous!.Find(build.App.Name, rid) ?? throw new InvalidOperationException($"{build.App.Name} {rid} is not in the recorded baseline; record it whole"),
+                        build.App, rid, build.AotFor(rid), floors[rid], broker).ConfigureAwait(false)
+                    : await StartupGate.MeasureAsync(build.App, rid, build.AotFor(rid), floors[rid], broker, pairs).ConfigureAwait(false);
                 entries.Add(entry with { Figures = [.. entry.Figures.Select(f => f with { FloorMs = Math.Round(f.FloorMs, 2), AppMs = Math.Round(f.AppMs, 2) })] });
                 if (previous is not null) moved.AddRange(previous.CheckCounts(entry));
                 rows.AddRange((entry.Instructions ?? []).Select(f => new[]
@@ -60,7 +70,7 @@ public static class RecordBaseline
 
         new StartupBaseline
         {
-            RecordedWith = $"./build.sh baseline {pairs} on {Environment.ProcessorCount} cores, .NET {Environment.Version}; the least spawn-to-ready and spawn-to-exit times of the app and of build/StartupFloor over {pairs} alternating pairs ({StartupRuns.PairsFor("linux-arm64", pairs)} under qemu), {(Prewire.Build.StartupInstruments.Raised.Count > 0 ? $"spawned at niceness {Prewire.Build.StartupInstruments.Niceness}" : "spawned at the default priority")}; natively the least of {StartupCounts.InstructionRuns} instruction counts (cachegrind, spawn to exit) of each, and the least faults and peak RSS of {StartupCounts.ResourceRuns} starts (GNU time)",
+            RecordedWith = countsOnly ? $"{TimedPart(previous!.RecordedWith)}{CountsOnlyNote}" : $"./build.sh baseline {pairs} on {Environment.ProcessorCount} cores, .NET {Environment.Version}; the least spawn-to-ready and spawn-to-exit times of the app and of build/StartupFloor over {pairs} alternating pairs ({StartupRuns.PairsFor("linux-arm64", pairs)} under qemu), {(Prewire.Build.StartupInstruments.Raised.Count > 0 ? $"spawned at niceness {Prewire.Build.StartupInstruments.Niceness}" : "spawned at the default priority")}; natively the least of {StartupCounts.InstructionRuns} instruction counts (cachegrind on one core, spawn to exit) of each, and the least faults and peak RSS of {StartupCounts.ResourceRuns} starts (GNU time)",
             Entries = entries,
         }.Write();
         Table.Write(output, ["app", "rid", "figure", "floor", "app", "excess", "allowed"], rows);
@@ -69,4 +79,9 @@ public static class RecordBaseline
         if (moved.Count > 0) output.WriteLine($"baseline: {moved.Count} counts moved beyond the gate's tolerance against the file this replaces; say why in the commit message");
         return 0;
     }
+
+    private const string CountsOnlyNote = "; the counts re-recorded alone since (./build.sh baseline counts), the timed figures kept";
+
+    private static string TimedPart(string recordedWith) =>
+        recordedWith.IndexOf(CountsOnlyNote, StringComparison.Ordinal) is var i and >= 0 ? recordedWith[..i] : recordedWith;
 }

@@ -13,10 +13,10 @@ public static class Cachegrind
     // A run under cachegrind takes 50-100 times as long (the web app's 16 ms start: ~1.5 s).
     private const int Slowdown = 10;
 
-    /// <summary>Whether runs of <paramref name="rid"/> can be counted here: valgrind is installed and the RID is this host's.</summary>
+    /// <summary>Whether runs of <paramref name="rid"/> can be counted here: valgrind and taskset are installed and the RID is this host's.</summary>
     public static bool Counts(string rid) => !Qemu.Emulates(rid) && Installed;
 
-    private static bool Installed { get; } = StartupInstruments.OnPath("valgrind");
+    private static bool Installed { get; } = StartupInstruments.CanCount;
 
     /// <summary>Instructions from spawn to exit (to SIGTERM at the ready line and exit, with <paramref name="stopAtReady"/>).</summary>
     public static async Task<long> CountAsync(string executable, string rid, IReadOnlyList<string> args, bool stopAtReady)

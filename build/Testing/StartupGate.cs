@@ -16,10 +16,28 @@ public static class StartupGate
     /// </summary>
     public static async Task<BaselineEntry> MeasureAsync(App app, string rid, PublishResult aot, PublishResult floor, string brokerUri, int pairs)
     {
+        var (instructions, resources) = await CountsAsync(app, rid, aot, floor, brokerUri).ConfigureAwait(false);
+        var timed = await StartupRuns.MeasureAsync(app, rid, aot, floor, brokerUri, pairs).ConfigureAwait(false);
+        return timed with { Instructions = instructions, Resources = resources };
+    }
+
+    /// <summary>
+    /// <paramref name="recorded"/> with what load cannot move measured again (the counts and the
+    /// binary's size) and its timed figures kept: `./build.sh baseline counts`.
+    /// </summary>
+    public static async Task<BaselineEntry> RecountAsync(BaselineEntry recorded, App app, string rid, PublishResult aot, PublishResult floor, string brokerUri)
+    {
+        ArgumentNullException.ThrowIfNull(recorded);
+        ArgumentNullException.ThrowIfNull(aot);
+        var (instructions, resources) = await CountsAsync(app, rid, aot, floor, brokerUri).ConfigureAwait(false);
+        return recorded with { BinaryBytes = aot.Size, Instructions = instructions, Resources = resources };
+    }
+
+    private static async Task<(IReadOnlyList<InstructionFigure>? Instructions, ResourceFigure? Resources)> CountsAsync(App app, string rid, PublishResult aot, PublishResult floor, string brokerUri)
+    {
         var instructions = await StartupCounts.InstructionsAsync(app, rid, aot, floor, brokerUri).ConfigureAwait(false);
         var resources = await StartupCounts.ResourcesAsync(app, rid, aot).ConfigureAwait(false);
-        var timed = await StartupRuns.MeasureAsync(app, rid, aot, floor, brokerUri, pairs).ConfigureAwait(false);
-        return timed with { Instructions = instructions.Count > 0 ? instructions : null, Resources = resources };
+        return (instructions.Count > 0 ? instructions : null, resources);
     }
 
     /// <summary>

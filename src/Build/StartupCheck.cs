@@ -75,8 +75,8 @@ internal static class StartupCheck
         long? appCount = null, floorCount = null;
         if (counts)
         {
-            if (!StartupInstruments.OnPath("valgrind"))
-                throw new GateException("counting instructions needs valgrind (Debian: valgrind); or publish with -p:PrewireStartupInstructions=false");
+            if (!StartupInstruments.CanCount)
+                throw new GateException("counting instructions needs valgrind and taskset (Debian: valgrind, util-linux); or publish with -p:PrewireStartupInstructions=false");
             // Counts do not move with load: the runs go side by side.
             var runs = await Task.WhenAll(Enumerable.Range(0, CountedRuns).SelectMany(_ => new[] { StartupRuns.CountAsync(app), StartupRuns.CountAsync(floor) })).ConfigureAwait(false);
             (appCount, floorCount) = (runs.Where((_, i) => i % 2 == 0).Min(), runs.Where((_, i) => i % 2 == 1).Min());

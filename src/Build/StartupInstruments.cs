@@ -38,13 +38,43 @@ public static class StartupInstruments
 
     /// <summary>
     /// The command that counts a run's user-space instructions into <paramref name="outFile"/>: cachegrind
-    /// without its cache simulation, the same count for the same binary however busy the machine is
-    /// (a NativeAOT hello world 1,330,980 and 1,330,996 in two runs).
+    /// without its cache simulation, on one core (the next of this process's cores in turn), the same
+    /// count for the same binary however busy the machine is (a NativeAOT hello world 1,330,980 and
+    /// 1,330,996 in two runs).
     /// </summary>
-    public static IReadOnlyList<string> Cachegrind(string outFile) => ["valgrind", "--tool=cachegrind", "--cache-sim=no", $"--cachegrind-out-file={outFile}"];
+    /// <remarks>
+    /// On one core, because on two the count followed the scheduler: the runtime picks a server-GC heap
+    /// by the core a thread runs on and spins on locks only where there is another core, and the
+    /// HttpEndpoint's start and stop came to 93.5-94.2 M instructions beside two busy loops and up to
+    /// 95.6 M on a slow CI host (1 % over its recorded count, a red gate on an unchanged app); pinned,
+    /// 91.74-91.79 M beside the same loops. One core also makes the count the same on a host of any size.
+    /// </remarks>
+    public static IReadOnlyList<string> Cachegrind(string outFile) =>
+        ["taskset", "--cpu-list", NextCore(), "valgrind", "--tool=cachegrind", "--cache-sim=no", $"--cachegrind-out-file={outFile}"];
+
+    /// <summary>Whether instructions can be counted here: valgrind and taskset (util-linux) are installed.</summary>
+    public static bool CanCount => OnPath("valgrind") && OnPath("taskset");
 
     /// <summary>What a counted run's environment needs under valgrind.</summary>
     public static IReadOnlyDictionary<string, string> CachegrindEnvironment { get; } = new Dictionary<string, string> { ["DOTNET_GCRegionRange"] = GcRegionRange };
+
+    // Runs side by side go to different cores; a count does not depend on which.
+    private static int _counted;
+
+    private static string NextCore()
+    {
+        var cores = _allowedCores.Value;
+        return cores[(Interlocked.Increment(ref _counted) & int.MaxValue) % cores.Length].ToString(CultureInfo.InvariantCulture);
+    }
+
+    // The cores this process may run on (a container's cpuset need not start at 0).
+    private static readonly Lazy<int[]> _allowedCores = new(() =>
+    {
+        // valgrind runs on Linux only; elsewhere nothing is counted.
+        var mask = OperatingSystem.IsLinux() ? (long)Process.GetCurrentProcess().ProcessorAffinity : 1;
+        var cores = Enumerable.Range(0, 64).Where(i => (mask >> i & 1) != 0).ToArray();
+        return cores.Length > 0 ? cores : [0];
+    });
 
     /// <summary>The count cachegrind wrote (its file's last lines: "events: Ir" ... "summary: 1330980").</summary>
     public static long ReadCount(string outFileText)
