@@ -107,7 +107,7 @@ public static class Report
         output.WriteLine("to the first handled message (--warmup-report); B/message = steady state, process-wide (Publisher: confirmed through AmqpPublisher");
         output.WriteLine("and the broker; Consumer: deliveries in-process; HttpEndpoint: requests through its ingress pipeline in-process); image = compressed");
         output.WriteLine("layers and config, on a base of the C runtime files alone; start instructions = user-space instructions from spawn to the");
-        output.WriteLine(string.Create(CultureInfo.InvariantCulture, $"ready line without a broker (cachegrind, the least of {StartupCounts.InstructionRuns}; natively only), the NativeAOT floor's (build/StartupFloor) {floorInstructions:N0}"));
+        output.WriteLine(string.Create(CultureInfo.InvariantCulture, $"ready line without a broker (cachegrind on one core, the least of {StartupCounts.InstructionRuns}; natively only), the NativeAOT floor's (build/StartupFloor) {floorInstructions:N0}"));
         Table.Write(output, ["app", "RID", "binary", "image", "start AOT", "/ floor", "start JIT", "start instructions", "first message AOT", "first message ET JIT", "B/message", "warnings"], rows);
         output.WriteLine();
         return await TemplateComparison.RunAsync(builds, runs, output).ConfigureAwait(false) ? 0 : 1;

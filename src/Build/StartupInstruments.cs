@@ -47,7 +47,7 @@ public static class StartupInstruments
     /// by the core a thread runs on and spins on locks only where there is another core, and the
     /// HttpEndpoint's start and stop came to 93.5-94.2 M instructions beside two busy loops and up to
     /// 95.6 M on a slow CI host (1 % over its recorded count, a red gate on an unchanged app); pinned,
-    /// 91.74-91.79 M beside the same loops. One core also makes the count the same on a host of any size.
+    /// 91.74-91.79 M beside the same loops. Pinned, the app sees one core on a host of any size.
     /// </remarks>
     public static IReadOnlyList<string> Cachegrind(string outFile) =>
         ["taskset", "--cpu-list", NextCore(), "valgrind", "--tool=cachegrind", "--cache-sim=no", $"--cachegrind-out-file={outFile}"];
