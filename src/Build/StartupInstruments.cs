@@ -71,7 +71,8 @@ public static class StartupInstruments
     private static readonly Lazy<int[]> _allowedCores = new(() =>
     {
         // valgrind runs on Linux only; elsewhere nothing is counted.
-        var mask = OperatingSystem.IsLinux() ? (long)Process.GetCurrentProcess().ProcessorAffinity : 1;
+        using var self = Process.GetCurrentProcess();
+        var mask = OperatingSystem.IsLinux() ? (long)self.ProcessorAffinity : 1;
         var cores = Enumerable.Range(0, 64).Where(i => (mask >> i & 1) != 0).ToArray();
         return cores.Length > 0 ? cores : [0];
     });

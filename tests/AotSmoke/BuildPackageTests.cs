@@ -1,4 +1,5 @@
 using System.IO.Compression;
+using System.Text.Json;
 using System.Text.RegularExpressions;
 using Prewire.Testing;
 
@@ -55,7 +56,7 @@ public sealed partial class BuildPackageTests(BuildPackageTests.Feed feed) : ICl
         // Work added to the start: natively ~100,000 loop turns (a few hundred µs) fail the instruction count;
         // under qemu, where only the clock is held (40 ms plus 30 % of the excess), 200 million turns fail it.
         var turns = Qemu.Emulates(rid) ? "200_000_000" : "100_000";
-        await app.WriteAsync("Program.cs", $"var x = 1L;\nfor (var i = 0; i < {turns}; i++) x = (x * 31) ^ i;\nConsole.WriteLine(x & 1);\nConsole.WriteLine(Acme.Reflective.Finder.Find(args.Length > 0 ? args[0] : \"x\"));\nConsole.WriteLine(Big.Data[args.Length]);\n");
+        await app.WriteAsync("Program.cs", ProgramWithLoop(turns));
         var slower = await app.PublishAsync(rid);
         Assert.NotEqual(0, slower.ExitCode);
         Assert.Equal(1, Regex.Count(slower.Output, "error PREWIRE031"));
@@ -63,6 +64,19 @@ public sealed partial class BuildPackageTests(BuildPackageTests.Feed feed) : ICl
         Assert.Equal(0, (await app.PublishAsync(rid, "-p:PrewireRecord=true")).ExitCode);
         var slowerRecorded = await app.PublishAsync(rid);
         Assert.True(slowerRecorded.ExitCode == 0, slowerRecorded.Output);
+
+        // Natively a wait is no work: the instructions hold, and the clock catches it. Twice the recorded start
+        // (the floor and the excess), so it stays past the allowance (a quarter of the floor and half the
+        // excess) on a host twice as slow by the check as by the record.
+        if (!Qemu.Emulates(rid))
+        {
+            var sleepMs = (int)Math.Ceiling(2 * await app.RecordedAppMsAsync(rid));
+            await app.WriteAsync("Program.cs", $"System.Threading.Thread.Sleep({sleepMs});\n{ProgramWithLoop(turns)}");
+            var waits = await app.PublishAsync(rid);
+            Assert.NotEqual(0, waits.ExitCode);
+            Assert.Equal(1, Regex.Count(waits.Output, "error PREWIRE031"));
+            Assert.Contains("ms beyond the NativeAOT floor (spawn to exit", waits.Output, StringComparison.Ordinal);
+        }
 
         // The package's use gone, its allowlist line is stale: the publish says so.
         await app.WriteAsync("Program.cs", "Console.WriteLine(Big.Data[args.Length]);\n");
@@ -120,6 +134,9 @@ public sealed partial class BuildPackageTests(BuildPackageTests.Feed feed) : ICl
             Assert.DoesNotContain(Repo.Root, reader.ReadToEnd(), StringComparison.Ordinal);
         }
     }
+
+    private static string ProgramWithLoop(string turns) =>
+        $"var x = 1L;\nfor (var i = 0; i < {turns}; i++) x = (x * 31) ^ i;\nConsole.WriteLine(x & 1);\nConsole.WriteLine(Acme.Reflective.Finder.Find(args.Length > 0 ? args[0] : \"x\"));\nConsole.WriteLine(Big.Data[args.Length]);\n";
 
     // A u8 literal: its bytes are field data in the image, which the mstat file credits to the field's assembly.
     private static string BigArraySource(int bytes)
@@ -209,6 +226,13 @@ public sealed partial class BuildPackageTests(BuildPackageTests.Feed feed) : ICl
             var project = Path.Combine(directory, "App.csproj");
             var text = await File.ReadAllTextAsync(project).ConfigureAwait(false);
             await File.WriteAllTextAsync(project, text.Replace("</PropertyGroup>", $"  {string.Join("\n    ", properties)}\n  </PropertyGroup>", StringComparison.Ordinal)).ConfigureAwait(false);
+        }
+
+        /// <summary>The app's recorded start for <paramref name="rid"/>, in ms (startup-baseline.json).</summary>
+        public async Task<double> RecordedAppMsAsync(string rid)
+        {
+            using var baseline = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(directory, "startup-baseline.json")).ConfigureAwait(false));
+            return baseline.RootElement.GetProperty("entries").EnumerateArray().Single(e => e.GetProperty("rid").GetString() == rid).GetProperty("appMs").GetDouble();
         }
 
         public async Task<(int ExitCode, string Output)> PublishAsync(string rid, params string[] extra) =>
