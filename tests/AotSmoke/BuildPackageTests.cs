@@ -56,10 +56,9 @@ public sealed partial class BuildPackageTests(BuildPackageTests.Feed feed) : ICl
         // Work added to the start: ~100,000 loop turns (a few hundred µs) fail the instruction count natively.
         // Under qemu only the clock is held, and its allowance grows with the floor's start (over a second
         // on a slow host): the sleep below is what it must catch there.
-        const string turns = "100_000";
         if (!Qemu.Emulates(rid))
         {
-            await app.WriteAsync("Program.cs", ProgramWithLoop(turns));
+            await app.WriteAsync("Program.cs", ProgramWithLoop);
             var slower = await app.PublishAsync(rid);
             Assert.NotEqual(0, slower.ExitCode);
             Assert.Equal(1, Regex.Count(slower.Output, "error PREWIRE031"));
@@ -73,7 +72,7 @@ public sealed partial class BuildPackageTests(BuildPackageTests.Feed feed) : ICl
         // floor and the excess), so it stays past the allowance (a quarter of the floor and a share of the
         // excess) on a host twice as slow by the check as by the record.
         var sleepMs = (int)Math.Ceiling(2 * await app.RecordedAppMsAsync(rid));
-        await app.WriteAsync("Program.cs", $"System.Threading.Thread.Sleep({sleepMs});\n{ProgramWithLoop(turns)}");
+        await app.WriteAsync("Program.cs", $"System.Threading.Thread.Sleep({sleepMs});\n{ProgramWithLoop}");
         var waits = await app.PublishAsync(rid);
         Assert.NotEqual(0, waits.ExitCode);
         Assert.Equal(1, Regex.Count(waits.Output, "error PREWIRE031"));
@@ -136,8 +135,8 @@ public sealed partial class BuildPackageTests(BuildPackageTests.Feed feed) : ICl
         }
     }
 
-    private static string ProgramWithLoop(string turns) =>
-        $"var x = 1L;\nfor (var i = 0; i < {turns}; i++) x = (x * 31) ^ i;\nConsole.WriteLine(x & 1);\nConsole.WriteLine(Acme.Reflective.Finder.Find(args.Length > 0 ? args[0] : \"x\"));\nConsole.WriteLine(Big.Data[args.Length]);\n";
+    private const string ProgramWithLoop =
+        "var x = 1L;\nfor (var i = 0; i < 100_000; i++) x = (x * 31) ^ i;\nConsole.WriteLine(x & 1);\nConsole.WriteLine(Acme.Reflective.Finder.Find(args.Length > 0 ? args[0] : \"x\"));\nConsole.WriteLine(Big.Data[args.Length]);\n";
 
     // A u8 literal: its bytes are field data in the image, which the mstat file credits to the field's assembly.
     private static string BigArraySource(int bytes)
