@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
 using System.Text.Json.Serialization;
+using Prewire.Build;
 
 namespace Prewire.Testing;
 
@@ -23,8 +24,9 @@ public sealed record BaselineEntry(string App, string Rid, long BinaryBytes, IRe
 /// as tight as never to fail an unchanged app under load.
 /// What is gated is an app's excess over the floor (build/StartupFloor: a NativeAOT hello world with
 /// the apps' settings, started alternately with it), never the app's own time, so a slower or busier
-/// host moves the floor as well and only the app's own work shows. `./build.sh gate-sensitivity` measures
-/// which regressions the allowances below catch (docs/smoke-tests.md).
+/// host moves the floor as well and only the app's own work shows. The timed allowance is the package
+/// gate's (<see cref="StartupAllowance"/>); `./build.sh gate-sensitivity` measures which regressions it
+/// catches (docs/smoke-tests.md).
 /// </remarks>
 public sealed class StartupBaseline
 {
@@ -53,53 +55,10 @@ public sealed class StartupBaseline
     public const double PeakRssTolerance = 0.1;
 
     /// <summary>
-    /// Milliseconds an excess may grow natively, before the share of it below: 60 pairs of a Consumer's
-    /// spawn-to-ready stayed within 0.3 ms of its idle excess on this 2-core machine idle, beside one
-    /// busy loop and beside a build. Half a millisecond keeps a 3 ms sleep caught on a host 20 % faster
-    /// than the one that recorded (the same machine kind ran the Consumer's start in 4.4 and 5.2 ms on
-    /// two days).
-    /// </summary>
-    public const double NativeAllowanceMs = 0.5;
-
-    /// <summary>
-    /// With the loopback broker, which shares the cores: 60 pairs moved by up to 0.9 ms beside a build
-    /// (3.7 ms once in 300 draws).
+    /// With the loopback broker, which shares the cores, at least 3 ms natively (<see cref="StartupAllowance.Native"/>
+    /// for the rest): 60 pairs moved by up to 0.9 ms beside a build (3.7 ms once in 300 draws).
     /// </summary>
     public const double NativeBrokerAllowanceMs = 3;
-
-    /// <summary>
-    /// Under qemu a run takes 0.3 s (a console) to 2 s (the web app), each varying by ~10 ms: the
-    /// excess of 10 pairs moves by up to this much.
-    /// </summary>
-    public const double EmulatedAllowanceMs = 40;
-
-    /// <summary>
-    /// And natively half the recorded excess: the wall clock is kept for what instructions cannot see
-    /// (sleeps, waits), and work slows with what runs beside it. A NativeAOT publish (ILC) beside the
-    /// gate made the HttpEndpoint's least excess 34-38 % longer (ready 18.96 ms against 14.13, `--help`
-    /// 6.26 against 4.55) at niceness -20, where a tenth failed it ten times in a row. A 3 ms sleep in
-    /// the Consumer's start (3.0 ms excess recorded) is still past its 2.0 ms.
-    /// </summary>
-    public const double RelativeAllowance = 0.5;
-
-    /// <summary>
-    /// Under qemu three tenths. The floor's 400 ms there is mostly qemu starting and slows less than
-    /// an app's emulated work: with a NativeAOT publish loop beside the suite, the HttpEndpoint's
-    /// excess came out 14 % longer (1,976 ms against 1,734 recorded, the floor 4 % slower), where a
-    /// tenth failed it. The work itself is held natively in instructions; this is the backstop for
-    /// what is arm64's own.
-    /// </summary>
-    public const double EmulatedRelativeAllowance = 0.3;
-
-    /// <summary>
-    /// How far the floor may be taken to have moved: the excess is scaled by the recorded floor over
-    /// today's (a slower host makes both slower), within these bounds. Two was too few: on 2026-11-29
-    /// this machine's floor took 7.0 to 9.4 ms against 2.7 to 3.2 recorded (2.6 to 3.0 times, the
-    /// instruction counts unchanged), and all three apps failed the timed check. What it must still
-    /// catch (a sleep; a busy start under qemu) is scaled down with the rest, so the tests that show it
-    /// caught last as much longer as the host is slower.
-    /// </summary>
-    public const double MaxFloorScale = 4;
 
     public static string FilePath => Path.Combine(Repo.Root, "build", "startup-baseline.json");
 
@@ -117,15 +76,13 @@ public sealed class StartupBaseline
     /// <summary>The recorded entry for an app × RID, or null.</summary>
     public BaselineEntry? Find(string app, string rid) => Entries.FirstOrDefault(e => e.App == app && e.Rid == rid);
 
-    /// <summary>Milliseconds <paramref name="recorded"/>'s excess may grow on <paramref name="rid"/>.</summary>
+    /// <summary>Milliseconds <paramref name="recorded"/>'s excess may grow on <paramref name="rid"/>: the package gate's rule (<see cref="StartupAllowance"/>).</summary>
     public static double AllowanceMs(StartupFigure recorded, string rid)
     {
         ArgumentNullException.ThrowIfNull(recorded);
-        var absolute = Qemu.Emulates(rid) ? EmulatedAllowanceMs
-            : recorded.Name == StartupFigure.Names.ReadyWithBroker ? NativeBrokerAllowanceMs
-            : NativeAllowanceMs;
-        var relative = Qemu.Emulates(rid) ? EmulatedRelativeAllowance : RelativeAllowance;
-        return absolute + (relative * Math.Max(0, recorded.ExcessMs));
+        var rule = StartupAllowance.For(Qemu.Emulates(rid));
+        if (!Qemu.Emulates(rid) && recorded.Name == StartupFigure.Names.ReadyWithBroker) rule = rule with { Ms = NativeBrokerAllowanceMs };
+        return rule.AllowedMs(recorded.FloorMs, recorded.ExcessMs);
     }
 
     /// <summary>Today's excess scaled to the recorded floor: what it would have been on the host that recorded it.</summary>
@@ -133,7 +90,7 @@ public sealed class StartupBaseline
     {
         ArgumentNullException.ThrowIfNull(recorded);
         ArgumentNullException.ThrowIfNull(measured);
-        return measured.ExcessMs * Math.Clamp(recorded.FloorMs / measured.FloorMs, 1 / MaxFloorScale, MaxFloorScale);
+        return StartupAllowance.ScaledExcessMs(recorded.FloorMs, measured.FloorMs, measured.ExcessMs);
     }
 
     /// <summary>Every check (<see cref="CheckCounts"/> and <see cref="CheckTimes"/>); empty when nothing moved.</summary>

@@ -15,21 +15,6 @@ namespace Prewire.Build;
 /// </remarks>
 internal static class StartupCheck
 {
-    // Default allowance natively: 0.5 ms or a quarter of the recorded floor, whichever is more, plus half
-    // the recorded excess. On a 2-core machine a start's least over 60 pairs stayed within 0.3 ms of its
-    // idle figure beside a build; a NativeAOT compile beside it made a web app's excess 34-38 % longer. On a
-    // slow host (the floor 10-17 ms) beside a NativeAOT publish loop, a copy of the floor recorded and
-    // checked against the floor in 108 rounds read -2.21 to +2.48 ms of excess: the noise grows with the
-    // start, hence the quarter (the nearest of those rounds 1.7 ms inside it). Under qemu a run takes
-    // 0.3-2 s and varies by ~10 ms: 40 ms plus three tenths, and the same quarter of the floor (an app
-    // recorded 141 ms beyond a floor of ~1.4 s on a slow host was checked at 344 ms minutes later).
-    private const double NativeAllowanceMs = 0.5, NativeSharePercent = 50, EmulatedAllowanceMs = 40, EmulatedSharePercent = 30;
-    private const double FloorPercent = 25;
-
-    // Today's excess is scaled by the recorded floor over today's, within this factor either way: a host
-    // 3.6 times slower than the one that recorded (the floor 10 ms against 2.7) has been met.
-    private const double MaxFloorScale = 4;
-
     // Timed measurements at most before a failure stands, each with more pairs: the least of more runs
     // only comes down, so a regression fails every one, while a run a busy host preempted gives way.
     // Fewer under qemu, where a run takes 0.3-2 s.
@@ -109,13 +94,11 @@ internal static class StartupCheck
 
     private static string? TimeFailure(StartupEntry recorded, StartupEntry measured, Options options)
     {
-        var emulated = measured.Rid != StartupCommand.HostRid;
-        var absolute = Math.Max(options.Number("--allowance-ms", emulated ? EmulatedAllowanceMs : NativeAllowanceMs),
-            options.Number("--allowance-floor-percent", FloorPercent) / 100 * recorded.FloorMs);
-        var share = options.Number("--allowance-percent", emulated ? EmulatedSharePercent : NativeSharePercent) / 100;
-        var allowed = absolute + (share * Math.Max(0, recorded.ExcessMs));
-        // Scaled to the recorded floor: what the excess would have been on the host that recorded it.
-        var scaled = measured.ExcessMs * Math.Clamp(recorded.FloorMs / measured.FloorMs, 1 / MaxFloorScale, MaxFloorScale);
+        // The rule's defaults (StartupAllowance), each settable from the project.
+        var rule = StartupAllowance.For(measured.Rid != StartupCommand.HostRid);
+        rule = new(options.Number("--allowance-ms", rule.Ms), options.Number("--allowance-floor-percent", rule.FloorPercent), options.Number("--allowance-percent", rule.SharePercent));
+        var allowed = rule.AllowedMs(recorded.FloorMs, recorded.ExcessMs);
+        var scaled = StartupAllowance.ScaledExcessMs(recorded.FloorMs, measured.FloorMs, measured.ExcessMs);
         return scaled - recorded.ExcessMs <= allowed ? null : string.Create(CultureInfo.InvariantCulture,
             $"took {scaled:0.00} ms beyond the NativeAOT floor ({measured.Figure}, scaled to the recorded floor), {recorded.ExcessMs:0.00} ms when recorded (allowed +{allowed:0.00} ms); today the floor {measured.FloorMs:0.00} ms and the app {measured.AppMs:0.00} ms");
     }

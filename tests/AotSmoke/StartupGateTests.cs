@@ -64,7 +64,7 @@ public sealed class StartupGateTests(PublishedApps published)
     public async Task A_Consumer_that_sleeps_3_ms_before_Main_fails_the_wall_clock_check()
     {
         // 3 ms on the host that recorded the baseline: the gate scales today's excess by the floor's
-        // slowdown (StartupBaseline.MaxFloorScale), a sleep with it, so a host that runs the floor s times
+        // slowdown (StartupAllowance.MaxFloorScale), a sleep with it, so a host that runs the floor s times
         // slower sleeps 3 × s ms here.
         var rid = Repo.HostRid;
         var sleepMs = Math.Round(3 * await FloorSlowdownAsync(rid), 1);
@@ -134,7 +134,7 @@ public sealed class StartupGateTests(PublishedApps published)
         var consumer = await published.GetSucceededAsync(App.Consumer, rid);
         var today = (await StartupRuns.MeasureAsync(App.Consumer, rid, consumer, floor, TestBroker.Uri.ToString(), pairs: 10)).Figures.First(f => f.Name == StartupFigure.Names.Ready);
         var recorded = RecordedConsumerReady(rid);
-        var slowdown = Math.Clamp(today.FloorMs / recorded.FloorMs, 1, StartupBaseline.MaxFloorScale);
+        var slowdown = Math.Clamp(today.FloorMs / recorded.FloorMs, 1, Prewire.Build.StartupAllowance.MaxFloorScale);
         TestContext.Current.TestOutputHelper?.WriteLine($"{rid} floor today {today.FloorMs:0.00} ms, recorded {recorded.FloorMs:0.00} ms: delays {slowdown:0.00} times as long");
         return slowdown;
     }
