@@ -55,10 +55,14 @@ public sealed class StartupBaseline
     public const double PeakRssTolerance = 0.1;
 
     /// <summary>
-    /// With the loopback broker, which shares the cores, at least 3 ms natively (<see cref="StartupAllowance.Native"/>
-    /// for the rest): 60 pairs moved by up to 0.9 ms beside a build (3.7 ms once in 300 draws).
+    /// With the loopback broker, which shares the cores, at least 8 ms natively (<see cref="StartupAllowance.Native"/>
+    /// for the rest). Beside a busy loop on each of 2 cores the Publisher's least start with the broker came
+    /// 6.35 ms past its recorded excess on CI's machine (3 ms and half the excess, 6.2, allowed then) and
+    /// 7.2 ms beside two loops a core here, the broker's priority raised to the app's or not, while its
+    /// starts without the broker held. The Publisher's allowance is then 11.2 ms, for a wait on the way to
+    /// the broker; work there is held in instructions.
     /// </summary>
-    public const double NativeBrokerAllowanceMs = 3;
+    public const double NativeBrokerAllowanceMs = 8;
 
     public static string FilePath => Path.Combine(Repo.Root, "build", "startup-baseline.json");
 
