@@ -158,10 +158,15 @@ public sealed class StartupBaseline
         figure == StartupFigure.Names.ReadyWithBroker ? BrokerInstructionTolerance : InstructionTolerance;
 
     /// <summary>The timed figures against their allowances; empty when none grew beyond.</summary>
-    public IReadOnlyList<string> CheckTimes(BaselineEntry measured)
+    public IReadOnlyList<string> CheckTimes(BaselineEntry measured) => [.. TimeFailures(measured).Select(f => f.Message)];
+
+    /// <summary>The names of the timed figures <see cref="CheckTimes"/> fails, the ones worth measuring again.</summary>
+    public IReadOnlySet<string> FailingTimes(BaselineEntry measured) => TimeFailures(measured).Select(f => f.Figure).ToHashSet();
+
+    private List<(string Figure, string Message)> TimeFailures(BaselineEntry measured)
     {
         ArgumentNullException.ThrowIfNull(measured);
-        var failures = new List<string>();
+        var failures = new List<(string, string)>();
         var name = $"{measured.App} {measured.Rid}";
         if (Find(measured.App, measured.Rid) is not { } recorded) return failures;
 
@@ -169,13 +174,13 @@ public sealed class StartupBaseline
         {
             if (measured.Figures.FirstOrDefault(f => f.Name == was.Name) is not { } now)
             {
-                failures.Add($"{name}: {was.Name} was not measured");
+                failures.Add((was.Name, $"{name}: {was.Name} was not measured"));
                 continue;
             }
             var (excess, allowed) = (ScaledExcessMs(was, now), AllowanceMs(was, measured.Rid));
             if (excess <= was.ExcessMs + allowed) continue;
-            failures.Add(string.Create(CultureInfo.InvariantCulture,
-                $"{name}: {was.Name} took {excess:0.00} ms beyond the NativeAOT floor, {was.ExcessMs:0.00} ms when recorded (allowed: +{allowed:0.00} ms); today the floor {now.FloorMs:0.00} ms and the app {now.AppMs:0.00} ms, recorded {was.FloorMs:0.00} and {was.AppMs:0.00}{(Qemu.Emulates(measured.Rid) ? " (under qemu)" : "")}; if that is intended, re-record with ./build.sh baseline"));
+            failures.Add((was.Name, string.Create(CultureInfo.InvariantCulture,
+                $"{name}: {was.Name} took {excess:0.00} ms beyond the NativeAOT floor, {was.ExcessMs:0.00} ms when recorded (allowed: +{allowed:0.00} ms); today the floor {now.FloorMs:0.00} ms and the app {now.AppMs:0.00} ms, recorded {was.FloorMs:0.00} and {was.AppMs:0.00}{(Qemu.Emulates(measured.Rid) ? " (under qemu)" : "")}; if that is intended, re-record with ./build.sh baseline")));
         }
         return failures;
     }

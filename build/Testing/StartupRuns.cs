@@ -32,34 +32,43 @@ public static class StartupRuns
     /// </summary>
     /// <remarks>
     /// Given <paramref name="earlier"/>, a measurement of the same binaries, each figure goes on from
-    /// it: the least times of both, as if the pairs had been one run; its counts are kept.
+    /// it: the least times of both, as if the pairs had been one run; its counts are kept. Given
+    /// <paramref name="only"/>, the other figures are not run again but kept from
+    /// <paramref name="earlier"/> (under qemu a figure's 10 pairs take 10-40 s).
     /// </remarks>
-    public static async Task<BaselineEntry> MeasureAsync(App app, string rid, PublishResult aot, PublishResult floor, string brokerUri, int pairs, BaselineEntry? earlier = null)
+    public static async Task<BaselineEntry> MeasureAsync(App app, string rid, PublishResult aot, PublishResult floor, string brokerUri, int pairs, BaselineEntry? earlier = null, IReadOnlySet<string>? only = null)
     {
         ArgumentNullException.ThrowIfNull(app);
         ArgumentNullException.ThrowIfNull(aot);
         ArgumentNullException.ThrowIfNull(floor);
-        var (exe, floorExe, n) = (aot.ExecutablePath, floor.ExecutablePath, PairsFor(rid, pairs));
-        var figures = new List<StartupFigure>
+        var figures = new List<StartupFigure>();
+        foreach (var (name, floorRun, appRun) in Runs(app, rid, aot.ExecutablePath, floor.ExecutablePath, brokerUri))
         {
-            await FigureAsync(StartupFigure.Names.Ready, () => AppRuns.RunOnceAsync(App.StartupFloor, floorExe, rid, null, timed: true), () => AppRuns.RunOnceAsync(app, exe, rid, null, timed: true), n).ConfigureAwait(false),
-        };
-        if (!app.IsWeb)
-        {
-            figures.Add(await FigureAsync(StartupFigure.Names.ReadyWithBroker,
-                () => AppRuns.RunOnceAsync(App.StartupFloor, floorExe, rid, null, timed: true), () => AppRuns.RunOnceAsync(app, exe, rid, brokerUri, timed: true), n).ConfigureAwait(false));
-            figures.Add(await FigureAsync(StartupFigure.Names.OneShot,
-                () => AppRuns.RunToExitAsync(App.StartupFloor, floorExe, rid, [], timed: true), () => AppRuns.RunToExitAsync(app, exe, rid, [], timed: true), n).ConfigureAwait(false));
-        }
-        figures.Add(await FigureAsync(StartupFigure.Names.Help,
-            () => AppRuns.RunToExitAsync(App.StartupFloor, floorExe, rid, ["--help"], timed: true), () => AppRuns.RunToExitAsync(app, exe, rid, ["--help"], timed: true), n).ConfigureAwait(false));
-        if (earlier is not null)
-        {
-            figures = [.. figures.Select(f => earlier.Figures.FirstOrDefault(e => e.Name == f.Name) is { } e
-                ? f with { FloorMs = Math.Min(f.FloorMs, e.FloorMs), AppMs = Math.Min(f.AppMs, e.AppMs) }
-                : f)];
+            var before = earlier?.Figures.FirstOrDefault(e => e.Name == name);
+            if (only is not null && !only.Contains(name))
+            {
+                if (before is not null) figures.Add(before);
+                continue;
+            }
+            var now = await FigureAsync(name, floorRun, appRun, PairsFor(rid, pairs)).ConfigureAwait(false);
+            figures.Add(before is null ? now : now with { FloorMs = Math.Min(now.FloorMs, before.FloorMs), AppMs = Math.Min(now.AppMs, before.AppMs) });
         }
         return new BaselineEntry(app.Name, rid, aot.Size, figures, earlier?.Instructions, earlier?.Resources);
+    }
+
+    // Each figure of StartupFigure.Names that applies to the app: its name, one run of the floor, one of the app.
+    private static IEnumerable<(string Name, Func<Task<double>> Floor, Func<Task<double>> App)> Runs(App app, string rid, string exe, string floorExe, string brokerUri)
+    {
+        Func<Task<double>> floorReady = () => AppRuns.RunOnceAsync(App.StartupFloor, floorExe, rid, null, timed: true);
+        yield return (StartupFigure.Names.Ready, floorReady, () => AppRuns.RunOnceAsync(app, exe, rid, null, timed: true));
+        if (!app.IsWeb)
+        {
+            yield return (StartupFigure.Names.ReadyWithBroker, floorReady, () => AppRuns.RunOnceAsync(app, exe, rid, brokerUri, timed: true));
+            yield return (StartupFigure.Names.OneShot,
+                () => AppRuns.RunToExitAsync(App.StartupFloor, floorExe, rid, [], timed: true), () => AppRuns.RunToExitAsync(app, exe, rid, [], timed: true));
+        }
+        yield return (StartupFigure.Names.Help,
+            () => AppRuns.RunToExitAsync(App.StartupFloor, floorExe, rid, ["--help"], timed: true), () => AppRuns.RunToExitAsync(app, exe, rid, ["--help"], timed: true));
     }
 
     /// <summary>The floor and the app in <paramref name="pairs"/> alternating pairs, the least time of each, as the Prewire.Build package's gate times them.</summary>
