@@ -22,7 +22,7 @@ public sealed record ContainerImage(App App, string Rid, PublishResult Publish, 
             ["-p:PublishAot=true", "-t:PublishContainer", $"-p:ContainerBaseImage={baseImage}", $"-p:ContainerArchiveOutputPath={archive}"],
             Path.Combine(directory, "publish"),
             new Dictionary<string, string> { ["DOTNET_CONTAINER_INSECURE_REGISTRIES"] = registry.Address },
-            cancellationToken).ConfigureAwait(false);
+            cancellationToken: cancellationToken).ConfigureAwait(false);
         return new ContainerImage(app, rid, publish, archive);
     }
 

@@ -23,6 +23,6 @@ public static class LeakFixture
         var value = every.ToString(CultureInfo.InvariantCulture);
         return Publishing.PublishProjectAsync(app, Path.Combine(Repo.Root, app.ProjectDirectory), rid, PublishMode.Aot,
             ["-p:PublishAot=true", $"-p:CustomAfterMicrosoftCommonTargets={TargetsPath}", $"-p:LeakEvery={value}", $"-p:LeakFile={file}"],
-            Path.Combine(Repo.Artifacts, "publish", rid, "leak", $"{app.Name}-every-{value}"), cancellationToken: cancellationToken);
+            Path.Combine(Repo.Artifacts, "publish", rid, "leak", $"{app.Name}-every-{value}"), variant: $"leak-every-{value}", cancellationToken: cancellationToken);
     }
 }

@@ -13,7 +13,13 @@ public sealed partial record PublishResult(App App, string Rid, PublishMode Mode
     public string ExecutablePath => Path.Combine(Directory, App.ExecutableName);
 
     /// <summary>ILC's size statistics of an AOT publish (read by the harness's <c>size</c> verb), in the project's obj folder.</summary>
-    public string MstatPath => Path.Combine(Repo.Root, App.ProjectDirectory, "obj", "Release", "net10.0", Rid, "native", $"{App.ExecutableName}.mstat");
+    public string MstatPath => Path.Combine(Variant is null ? Path.Combine(Repo.Root, App.ProjectDirectory, "obj") : Path.Combine(Repo.Artifacts, "obj", Variant, ProjectName),
+        "Release", "net10.0", Rid, "native", $"{App.ExecutableName}.mstat");
+
+    private string ProjectName => Path.GetFileNameWithoutExtension(System.IO.Directory.EnumerateFiles(Path.Combine(Repo.Root, App.ProjectDirectory), "*.csproj").Single());
+
+    /// <summary>The obj folders' variant it was built in (<see cref="Publishing.PublishProjectAsync"/>); null for the plain build's.</summary>
+    public string? Variant { get; init; }
 
     /// <summary>Every trim/AOT warning ILC reported, once each (<see cref="WarningGate.Read"/>).</summary>
     public IReadOnlyList<TrimWarning> TrimWarnings => WarningGate.Read(Output);

@@ -5,7 +5,7 @@ namespace Prewire.Testing;
 /// <summary>Runs <c>dotnet publish</c> for the apps, one at a time.</summary>
 public static class Publishing
 {
-    // Publishes share the libraries' obj/ folders, and NativeAOT compiles use every core:
+    // Publishes of one variant share the libraries' obj/ folders, and NativeAOT compiles use every core:
     // run them one after another, never in parallel.
     private static readonly SemaphoreSlim _oneAtATime = new(1, 1);
 
@@ -28,12 +28,17 @@ public static class Publishing
         };
         // Nothing for the default: what a plain `dotnet publish` builds is what is measured.
         string[] clientArgs = clients == AmqpClients.Both ? ["-p:PrewireAmqpClient=Both"] : [];
-        var result = await PublishProjectAsync(app, Path.Combine(Repo.Root, app.ProjectDirectory), rid, mode, [.. modeArgs, .. clientArgs], OutputDirectory(app, rid, mode, clients), cancellationToken: cancellationToken).ConfigureAwait(false);
+        var variant = mode == PublishMode.Aot && clients == AmqpClients.Prewire ? null : Path.GetFileName(Path.GetDirectoryName(OutputDirectory(app, rid, mode, clients)));
+        var result = await PublishProjectAsync(app, Path.Combine(Repo.Root, app.ProjectDirectory), rid, mode, [.. modeArgs, .. clientArgs], OutputDirectory(app, rid, mode, clients), variant: variant, cancellationToken: cancellationToken).ConfigureAwait(false);
         return result with { Clients = clients };
     }
 
-    /// <summary>Publishes any project (the gate fixtures) with extra MSBuild arguments.</summary>
-    public static async Task<PublishResult> PublishProjectAsync(App app, string projectDirectory, string rid, PublishMode mode, IEnumerable<string> extraArgs, string outputDirectory, IReadOnlyDictionary<string, string>? environment = null, CancellationToken cancellationToken = default)
+    /// <summary>
+    /// Publishes any project (the gate fixtures) with extra MSBuild arguments. A <paramref name="variant"/>
+    /// (anything but what a plain <c>dotnet publish</c> builds) compiles in obj folders of its own,
+    /// artifacts/obj/&lt;variant&gt;/ (Directory.Build.props), so the plain build's stay up to date.
+    /// </summary>
+    public static async Task<PublishResult> PublishProjectAsync(App app, string projectDirectory, string rid, PublishMode mode, IEnumerable<string> extraArgs, string outputDirectory, IReadOnlyDictionary<string, string>? environment = null, string? variant = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(app);
         await _oneAtATime.WaitAsync(cancellationToken).ConfigureAwait(false);
@@ -44,10 +49,11 @@ public static class Publishing
             [
                 "publish", projectDirectory, "-c", "Release", "-r", rid, "-o", outputDirectory,
                 "-nologo", "-nodeReuse:false", "-clp:NoSummary", .. extraArgs,
+                .. (variant is null ? Array.Empty<string>() : [$"-p:PrewireBuildVariant={variant}"]),
             ];
             var clock = Stopwatch.StartNew();
             var (exitCode, output) = await Tool.RunAsync("dotnet", args, projectDirectory, environment, cancellationToken).ConfigureAwait(false);
-            return new PublishResult(app, rid, mode, exitCode, output, clock.Elapsed, outputDirectory);
+            return new PublishResult(app, rid, mode, exitCode, output, clock.Elapsed, outputDirectory) { Variant = variant };
         }
         finally
         {

@@ -19,6 +19,6 @@ public static class StartupDelayFixture
         var (name, value) = (kind.ToString().ToLowerInvariant(), amount.ToString("0.###", CultureInfo.InvariantCulture));
         return Publishing.PublishProjectAsync(app, Path.Combine(Repo.Root, app.ProjectDirectory), rid, PublishMode.Aot,
             ["-p:PublishAot=true", $"-p:CustomAfterMicrosoftCommonTargets={TargetsPath}", $"-p:StartupDelay={name}", $"-p:StartupDelayAmount={value}"],
-            Path.Combine(Repo.Artifacts, "publish", rid, "startup-delay", $"{app.Name}-{name}-{value}"), cancellationToken: cancellationToken);
+            Path.Combine(Repo.Artifacts, "publish", rid, "startup-delay", $"{app.Name}-{name}-{value}"), variant: $"startup-delay-{name}-{value}", cancellationToken: cancellationToken);
     }
 }

@@ -47,7 +47,7 @@ public sealed class PipelineInAppsTests(PublishedApps published)
 
         var aot = await Publishing.PublishProjectAsync(app, projectDirectory, rid, PublishMode.Aot,
             ["-p:PipelineBuilder=ExpressionTree", "-p:PublishAot=true"],
-            Path.Combine(Repo.Artifacts, "publish", rid, "aot-expression-tree", app.Name), cancellationToken: TestContext.Current.CancellationToken);
+            Path.Combine(Repo.Artifacts, "publish", rid, "aot-expression-tree", app.Name), variant: "aot-expression-tree", cancellationToken: TestContext.Current.CancellationToken);
         Assert.False(aot.Succeeded);
         Assert.Contains("error PREWIRE021", aot.Output, StringComparison.Ordinal);
     }

@@ -21,7 +21,7 @@ public sealed partial class PublisherAllocationTests
     {
         var ct = TestContext.Current.CancellationToken;
         var published = await Publishing.PublishProjectAsync(_fixture, Path.Combine(Repo.Root, _fixture.ProjectDirectory), rid, PublishMode.Aot, [],
-            Path.Combine(Repo.Artifacts, "allocation-fixture", rid), cancellationToken: ct);
+            Path.Combine(Repo.Artifacts, "allocation-fixture", rid), variant: "allocation-fixture", cancellationToken: ct);
         Assert.True(published.Succeeded, $"publish failed ({published.ExitCode}):\n{published.Errors}");
 
         // Under qemu a window is a fifth the size: the same measurement, fewer publishes.

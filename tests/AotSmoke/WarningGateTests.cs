@@ -63,5 +63,5 @@ public sealed class WarningGateTests
 
     private static Task<PublishResult> PublishFixtureAsync(string rid, string name, string[] extraArgs) =>
         Publishing.PublishProjectAsync(_fixture, _fixtureDirectory, rid, PublishMode.Aot, extraArgs,
-            Path.Combine(Repo.Artifacts, "gate-fixture", rid, name), cancellationToken: TestContext.Current.CancellationToken);
+            Path.Combine(Repo.Artifacts, "gate-fixture", rid, name), variant: $"gate-fixture-{name}", cancellationToken: TestContext.Current.CancellationToken);
 }
