@@ -13,10 +13,7 @@ public sealed partial record PublishResult(App App, string Rid, PublishMode Mode
     public string ExecutablePath => Path.Combine(Directory, App.ExecutableName);
 
     /// <summary>ILC's size statistics of an AOT publish (read by the harness's <c>size</c> verb), in the project's obj folder.</summary>
-    public string MstatPath => Path.Combine(Variant is null ? Path.Combine(Repo.Root, App.ProjectDirectory, "obj") : Path.Combine(Repo.Artifacts, "obj", Variant, ProjectName),
-        "Release", "net10.0", Rid, "native", $"{App.ExecutableName}.mstat");
-
-    private string ProjectName => Path.GetFileNameWithoutExtension(System.IO.Directory.EnumerateFiles(Path.Combine(Repo.Root, App.ProjectDirectory), "*.csproj").Single());
+    public string MstatPath => Path.Combine(Publishing.ObjDirectory(Path.Combine(Repo.Root, App.ProjectDirectory), Variant), "Release", "net10.0", Rid, "native", $"{App.ExecutableName}.mstat");
 
     /// <summary>The obj folders' variant it was built in (<see cref="Publishing.PublishProjectAsync"/>); null for the plain build's.</summary>
     public string? Variant { get; init; }

@@ -10,7 +10,19 @@ public static class Publishing
     private static readonly SemaphoreSlim _oneAtATime = new(1, 1);
 
     public static string OutputDirectory(App app, string rid, PublishMode mode, AmqpClients clients = AmqpClients.Prewire) =>
-        Path.Combine(Repo.Artifacts, "publish", rid, mode.ToString().ToLowerInvariant() + (clients == AmqpClients.Both ? "-both" : ""), app.Name);
+        Path.Combine(Repo.Artifacts, "publish", rid, Variant(mode, clients), app.Name);
+
+    /// <summary>
+    /// The obj folder a publish of <paramref name="projectDirectory"/> compiles in: the project's own for
+    /// the plain build, artifacts/obj/&lt;variant&gt;/&lt;project&gt;/ for a variant (Directory.Build.props).
+    /// </summary>
+    public static string ObjDirectory(string projectDirectory, string? variant) => variant is null
+        ? Path.Combine(projectDirectory, "obj")
+        : Path.Combine(Repo.Artifacts, "obj", variant, Path.GetFileNameWithoutExtension(Directory.EnumerateFiles(projectDirectory, "*.csproj").Single()));
+
+    // "aot", "aot-both", "aotnotelemetry", ...: the publish folder's name and the obj folders' variant.
+    private static string Variant(PublishMode mode, AmqpClients clients) =>
+        mode.ToString().ToLowerInvariant() + (clients == AmqpClients.Both ? "-both" : "");
 
     /// <summary>Publishes <paramref name="app"/> with <paramref name="clients"/> (Prewire's only, as a plain build does, unless told).</summary>
     public static async Task<PublishResult> PublishAsync(App app, string rid, PublishMode mode, AmqpClients clients = AmqpClients.Prewire, CancellationToken cancellationToken = default)
@@ -28,7 +40,7 @@ public static class Publishing
         };
         // Nothing for the default: what a plain `dotnet publish` builds is what is measured.
         string[] clientArgs = clients == AmqpClients.Both ? ["-p:PrewireAmqpClient=Both"] : [];
-        var variant = mode == PublishMode.Aot && clients == AmqpClients.Prewire ? null : Path.GetFileName(Path.GetDirectoryName(OutputDirectory(app, rid, mode, clients)));
+        var variant = mode == PublishMode.Aot && clients == AmqpClients.Prewire ? null : Variant(mode, clients);
         var result = await PublishProjectAsync(app, Path.Combine(Repo.Root, app.ProjectDirectory), rid, mode, [.. modeArgs, .. clientArgs], OutputDirectory(app, rid, mode, clients), variant: variant, cancellationToken: cancellationToken).ConfigureAwait(false);
         return result with { Clients = clients };
     }
