@@ -26,7 +26,7 @@ public sealed class AppProcess : IAsyncDisposable
     /// <summary>
     /// Starts <paramref name="executable"/>; under qemu-aarch64 when it is an arm64 binary on another
     /// host, with the C runtime from <paramref name="sysRoot"/> (default: <see cref="Qemu.SysRoot"/>);
-    /// <paramref name="timed"/>: at <see cref="StartupInstruments.Raised"/> priority, for the start-up gate's runs;
+    /// <paramref name="timed"/>: as <see cref="StartupInstruments.Timed"/> launches it, for the start-up gate's runs;
     /// <paramref name="launcher"/>: a command that runs it and watches (cachegrind, GNU time), its arguments first.
     /// </summary>
     public static AppProcess Start(string executable, IEnumerable<string> args, IReadOnlyDictionary<string, string>? environment = null, string? rid = null, string? sysRoot = null, bool timed = false, IReadOnlyList<string>? launcher = null)
@@ -35,7 +35,7 @@ public sealed class AppProcess : IAsyncDisposable
             ? (Qemu.Path, ["-L", sysRoot ?? Qemu.SysRoot, executable, .. args])
             : (executable, [.. args]);
         if (launcher is { Count: > 0 }) command = (launcher[0], [.. launcher.Skip(1), command.FileName, .. command.Args]);
-        if (timed && StartupInstruments.Raised is { Count: > 0 } raised) command = (raised[0], [.. raised.Skip(1), command.FileName, .. command.Args]);
+        if (timed && StartupInstruments.Timed(Qemu.Emulates(rid)) is { Count: > 0 } raised) command = (raised[0], [.. raised.Skip(1), command.FileName, .. command.Args]);
         var start = new ProcessStartInfo(command.FileName, command.Args)
         {
             WorkingDirectory = Path.GetDirectoryName(executable)!,
@@ -64,10 +64,16 @@ public sealed class AppProcess : IAsyncDisposable
         start.RedirectStandardInput = true;
         start.UseShellExecute = false;
         var process = new Process { StartInfo = start };
+        var endedChildrenMs = ProcessCpu.EndedChildrenMs();
         var sinceSpawn = Stopwatch.StartNew();
         var app = new AppProcess(process, sinceSpawn);
         process.EnableRaisingEvents = true;
-        process.Exited += (_, _) => app.ExitedMs = sinceSpawn.Elapsed.TotalMilliseconds;
+        process.Exited += (_, _) =>
+        {
+            app.ExitedMs = sinceSpawn.Elapsed.TotalMilliseconds;
+            // Raised once the runtime has waited for the child, so its CPU is among the ended children's.
+            app.CpuMsAtExit = ProcessCpu.EndedChildrenMs() - endedChildrenMs;
+        };
         process.OutputDataReceived += (_, e) => app.OnStdout(e.Data);
         process.ErrorDataReceived += (_, e) => { if (e.Data is not null) lock (app._stderr) app._stderr.AppendLine(e.Data); };
         process.Start();
@@ -93,6 +99,15 @@ public sealed class AppProcess : IAsyncDisposable
 
     /// <summary>Milliseconds from spawn to the process's exit, once it has exited (as the runtime saw the child end).</summary>
     public double? ExitedMs { get; private set; }
+
+    /// <summary>
+    /// CPU the process had used, every thread, when its exit was seen; null before. Read as what every
+    /// child this process waited for used since the spawn: a harness that ends others meanwhile adds theirs.
+    /// </summary>
+    public double? CpuMsAtExit { get; private set; }
+
+    /// <summary>CPU the process had used, every thread, when its ready line was read; null before.</summary>
+    public double? CpuMsAtReady { get; private set; }
 
     /// <summary>The ready line's own figure (time since the app's Main began), once it was printed.</summary>
     public double? ReportedReadyMs { get; private set; }
@@ -185,6 +200,7 @@ public sealed class AppProcess : IAsyncDisposable
         if (!_ready.Task.IsCompleted && ReadyLine.TryParse(line, out var reported))
         {
             ReportedReadyMs = reported;
+            CpuMsAtReady = ProcessCpu.RunningMs(_process.Id);
             _ready.TrySetResult(elapsed);
         }
     }

@@ -20,7 +20,7 @@ public static class AppRuns
 
     /// <summary>
     /// Starts an app the way it runs in production: brokers apps with a URI, the web app on a free
-    /// loopback port; <paramref name="timed"/>: at the start-up gate's raised priority (<see cref="Prewire.Build.StartupInstruments.Raised"/>).
+    /// loopback port; <paramref name="timed"/>: as the start-up gate times it (<see cref="Prewire.Build.StartupInstruments.Timed"/>).
     /// </summary>
     public static AppProcess Start(App app, string executable, string rid, string? brokerUri, out Uri? baseAddress, bool timed = false) =>
         AppProcess.Start(executable, Arguments(app, brokerUri, out baseAddress), rid: rid, timed: timed);
@@ -39,7 +39,11 @@ public static class AppRuns
     }
 
     /// <summary>Runs an app once: spawn, ready line, clean exit (SIGTERM for an app that runs until stopped). Returns spawn-to-ready ms.</summary>
-    public static async Task<double> RunOnceAsync(App app, string executable, string rid, string? brokerUri, bool timed = false)
+    public static async Task<double> RunOnceAsync(App app, string executable, string rid, string? brokerUri, bool timed = false) =>
+        (await TimeToReadyAsync(app, executable, rid, brokerUri, timed).ConfigureAwait(false)).Ms;
+
+    /// <summary>As <see cref="RunOnceAsync"/>; returns spawn to ready and, of that, the time off the CPU.</summary>
+    public static async Task<Prewire.Build.StartupTime> TimeToReadyAsync(App app, string executable, string rid, string? brokerUri, bool timed = false)
     {
         ArgumentNullException.ThrowIfNull(app);
         await using var process = Start(app, executable, rid, brokerUri, out _, timed);
@@ -48,17 +52,17 @@ public static class AppRuns
         var exitCode = await process.WaitForExitAsync(ExitTimeout(rid)).ConfigureAwait(false);
         if (exitCode != 0)
             throw new InvalidOperationException($"{app} exited with {exitCode}.\nstderr:\n{process.Stderr}");
-        return readyMs;
+        return Prewire.Build.StartupTime.Of(readyMs, process.CpuMsAtReady);
     }
 
-    /// <summary>Runs an app with <paramref name="args"/> to its own exit (a one-shot run: <c>--help</c>, nothing to do). Returns spawn-to-exit ms.</summary>
-    public static async Task<double> RunToExitAsync(App app, string executable, string rid, IReadOnlyList<string> args, bool timed = false)
+    /// <summary>Runs an app with <paramref name="args"/> to its own exit (a one-shot run: <c>--help</c>, nothing to do). Returns spawn to exit and, of that, the time off the CPU.</summary>
+    public static async Task<Prewire.Build.StartupTime> RunToExitAsync(App app, string executable, string rid, IReadOnlyList<string> args, bool timed = false)
     {
         ArgumentNullException.ThrowIfNull(app);
         await using var process = AppProcess.Start(executable, args, rid: rid, timed: timed);
         var exitCode = await process.WaitForExitAsync(ReadyTimeout(rid)).ConfigureAwait(false);
         if (exitCode != 0)
             throw new InvalidOperationException($"{app} {string.Join(' ', args)} exited with {exitCode}.\nstderr:\n{process.Stderr}");
-        return process.ExitedMs!.Value;
+        return Prewire.Build.StartupTime.Of(process.ExitedMs!.Value, process.CpuMsAtExit);
     }
 }

@@ -1,3 +1,5 @@
+using Prewire.Build;
+
 namespace Prewire.Testing;
 
 /// <summary>Spawn-to-ready and spawn-to-exit times of the app binaries, measured the same way by the demo, the baseline verb and the gate.</summary>
@@ -51,19 +53,19 @@ public static class StartupRuns
                 continue;
             }
             var now = await FigureAsync(name, floorRun, appRun, PairsFor(rid, pairs)).ConfigureAwait(false);
-            figures.Add(before is null ? now : now with { FloorMs = Math.Min(now.FloorMs, before.FloorMs), AppMs = Math.Min(now.AppMs, before.AppMs) });
+            figures.Add(before is null ? now : StartupFigure.Least(now, before));
         }
         return new BaselineEntry(app.Name, rid, aot.Size, figures, earlier?.Instructions, earlier?.Resources);
     }
 
     // Each figure of StartupFigure.Names that applies to the app: its name, one run of the floor, one of the app.
-    private static IEnumerable<(string Name, Func<Task<double>> Floor, Func<Task<double>> App)> Runs(App app, string rid, string exe, string floorExe, string brokerUri)
+    private static IEnumerable<(string Name, Func<Task<StartupTime>> Floor, Func<Task<StartupTime>> App)> Runs(App app, string rid, string exe, string floorExe, string brokerUri)
     {
-        Func<Task<double>> floorReady = () => AppRuns.RunOnceAsync(App.StartupFloor, floorExe, rid, null, timed: true);
-        yield return (StartupFigure.Names.Ready, floorReady, () => AppRuns.RunOnceAsync(app, exe, rid, null, timed: true));
+        Func<Task<StartupTime>> floorReady = () => AppRuns.TimeToReadyAsync(App.StartupFloor, floorExe, rid, null, timed: true);
+        yield return (StartupFigure.Names.Ready, floorReady, () => AppRuns.TimeToReadyAsync(app, exe, rid, null, timed: true));
         if (!app.IsWeb)
         {
-            yield return (StartupFigure.Names.ReadyWithBroker, floorReady, () => AppRuns.RunOnceAsync(app, exe, rid, brokerUri, timed: true));
+            yield return (StartupFigure.Names.ReadyWithBroker, floorReady, () => AppRuns.TimeToReadyAsync(app, exe, rid, brokerUri, timed: true));
             yield return (StartupFigure.Names.OneShot,
                 () => AppRuns.RunToExitAsync(App.StartupFloor, floorExe, rid, [], timed: true), () => AppRuns.RunToExitAsync(app, exe, rid, [], timed: true));
         }
@@ -71,11 +73,11 @@ public static class StartupRuns
             () => AppRuns.RunToExitAsync(App.StartupFloor, floorExe, rid, ["--help"], timed: true), () => AppRuns.RunToExitAsync(app, exe, rid, ["--help"], timed: true));
     }
 
-    /// <summary>The floor and the app in <paramref name="pairs"/> alternating pairs, the least time of each, as the Prewire.Build package's gate times them.</summary>
-    public static async Task<StartupFigure> FigureAsync(string name, Func<Task<double>> floor, Func<Task<double>> app, int pairs)
+    /// <summary>The floor and the app in <paramref name="pairs"/> alternating pairs, the least of each figure of each, as the Prewire.Build package's gate times them.</summary>
+    public static async Task<StartupFigure> FigureAsync(string name, Func<Task<StartupTime>> floor, Func<Task<StartupTime>> app, int pairs)
     {
-        var (floorMs, appMs) = await Prewire.Build.StartupInstruments.LeastOfPairsAsync(floor, app, pairs).ConfigureAwait(false);
-        return new StartupFigure(name, floorMs, appMs);
+        var (floorTime, appTime) = await StartupInstruments.LeastOfPairsAsync(floor, app, pairs).ConfigureAwait(false);
+        return new StartupFigure(name, floorTime.Ms, appTime.Ms, floorTime.OffCpuMs, appTime.OffCpuMs);
     }
 
     /// <summary>Pairs per figure for <paramref name="rid"/>: a sixth under qemu, where a run takes 0.3-2 s.</summary>

@@ -33,12 +33,16 @@ internal sealed record SizeEntry(string Rid, long BinaryBytes, IReadOnlyDictiona
 
 /// <summary>
 /// One RID's start as recorded: the least spawn-to-ready (or exit) time of the app and of the floor over
-/// the pairs, and, natively, the least instruction count of each (null where nothing counts).
+/// the pairs, the least of each one's time off the CPU (<see cref="StartupTime"/>; null where not read),
+/// and, natively, the least instruction count of each (null where nothing counts).
 /// </summary>
-internal sealed record StartupEntry(string Rid, string Figure, double FloorMs, double AppMs, long? FloorInstructions, long? AppInstructions) : IRidEntry
+internal sealed record StartupEntry(string Rid, string Figure, double FloorMs, double AppMs, long? FloorInstructions, long? AppInstructions, double? FloorOffCpuMs = null, double? AppOffCpuMs = null) : IRidEntry
 {
     [JsonIgnore]
     public double ExcessMs => AppMs - FloorMs;
+
+    [JsonIgnore]
+    public double? ExcessOffCpuMs => AppOffCpuMs - FloorOffCpuMs;
 
     [JsonIgnore]
     public long? ExcessInstructions => AppInstructions - FloorInstructions;

@@ -35,6 +35,16 @@ public static class StartupInstruments
     /// </summary>
     public static IReadOnlyList<string> Raised { get; } = ProbeNice() ? ["nice", "-n", Niceness.ToString(CultureInfo.InvariantCulture)] : [];
 
+    /// <summary>
+    /// The launcher of a timed run: <see cref="Raised"/>, and natively pinned to one core (the last of
+    /// this process's) with taskset where it is installed; under qemu, whose threads translate the code,
+    /// not. On one core the time a start spends off the CPU is the time none of its threads ran (a sleep,
+    /// a wait, the run queue); on two, threads running side by side made the HttpEndpoint's CPU 3.65 ms
+    /// more than its whole start, an overlap that follows the host's speed and load.
+    /// </summary>
+    public static IReadOnlyList<string> Timed(bool emulated) =>
+        emulated || !OnPath("taskset") ? Raised : [.. Raised, "taskset", "--cpu-list", _allowedCores.Value[^1].ToString(CultureInfo.InvariantCulture)];
+
     /// <summary>qemu's user-mode arm64 emulator where installed, else <see langword="null"/>.</summary>
     public static string? Qemu { get; } = new[] { "qemu-aarch64-static", "qemu-aarch64" }.FirstOrDefault(OnPath);
 
@@ -94,26 +104,29 @@ public static class StartupInstruments
 
     /// <summary>
     /// The floor and the app in <paramref name="pairs"/> pairs, each pair in turn floor-first and
-    /// app-first, after one unmeasured run of each (the page cache); the least time of each. Load only
-    /// ever adds time, so on a busy host the least of many runs is the run nothing preempted (on 2 cores,
-    /// with a build beside it, 60 pairs put a start within 0.3 ms of its idle figure; medians moved by 3 ms).
+    /// app-first, after one unmeasured run of each (the page cache); the least of each figure of each.
+    /// Load only ever adds time, so on a busy host the least of many runs is the run nothing preempted
+    /// (on 2 cores, with a build beside it, 60 pairs put a start within 0.3 ms of its idle figure;
+    /// medians moved by 3 ms).
     /// </summary>
-    public static async Task<(double FloorMs, double AppMs)> LeastOfPairsAsync(Func<Task<double>> floor, Func<Task<double>> app, int pairs)
+    public static async Task<(StartupTime Floor, StartupTime App)> LeastOfPairsAsync(Func<Task<StartupTime>> floor, Func<Task<StartupTime>> app, int pairs)
     {
         ArgumentNullException.ThrowIfNull(floor);
         ArgumentNullException.ThrowIfNull(app);
         await floor().ConfigureAwait(false);
         await app().ConfigureAwait(false);
-        var (floorMs, appMs) = (double.MaxValue, double.MaxValue);
+        StartupTime? floorLeast = null, appLeast = null;
         for (var i = 0; i < pairs; i++)
         {
             var floorFirst = i % 2 == 0;
-            if (floorFirst) floorMs = Math.Min(floorMs, await floor().ConfigureAwait(false));
-            appMs = Math.Min(appMs, await app().ConfigureAwait(false));
-            if (!floorFirst) floorMs = Math.Min(floorMs, await floor().ConfigureAwait(false));
+            if (floorFirst) floorLeast = Least(floorLeast, await floor().ConfigureAwait(false));
+            appLeast = Least(appLeast, await app().ConfigureAwait(false));
+            if (!floorFirst) floorLeast = Least(floorLeast, await floor().ConfigureAwait(false));
         }
-        return (floorMs, appMs);
+        return (floorLeast ?? throw new ArgumentOutOfRangeException(nameof(pairs), "at least one pair"), appLeast!.Value);
     }
+
+    private static StartupTime Least(StartupTime? least, StartupTime run) => least is { } l ? StartupTime.Least(l, run) : run;
 
     private static bool ProbeNice()
     {

@@ -10,12 +10,12 @@ namespace Prewire.Build;
 /// </summary>
 internal static class StartupRuns
 {
-    /// <summary>Milliseconds from spawn to the ready line (or exit).</summary>
-    public static async Task<double> TimeAsync(StartupCommand command)
+    /// <summary>Milliseconds from spawn to the ready line (or exit), and of those the ones off the CPU.</summary>
+    public static async Task<StartupTime> TimeAsync(StartupCommand command)
     {
         var clock = Stopwatch.StartNew();
-        await RunAsync(command.StartInfo(StartupInstruments.Raised), command, clock, TimeSpan.FromSeconds(command.Emulated ? 120 : 30)).ConfigureAwait(false);
-        return clock.Elapsed.TotalMilliseconds;
+        var cpuMs = await RunAsync(command.StartInfo(StartupInstruments.Timed(command.Emulated)), command, clock, TimeSpan.FromSeconds(command.Emulated ? 120 : 30)).ConfigureAwait(false);
+        return StartupTime.Of(clock.Elapsed.TotalMilliseconds, cpuMs);
     }
 
     /// <summary>User-space instructions from spawn to the ready line (and the exit SIGTERM causes) or to exit.</summary>
@@ -51,9 +51,12 @@ internal static class StartupRuns
             .FirstOrDefault(l => !l.StartsWith("==", StringComparison.Ordinal) && !l.StartsWith("qemu:", StringComparison.Ordinal)) is { } line ? $": {line}" : "";
 
     // Starts it, stops the clock at the ready line (then SIGTERM) or at exit, and waits for a clean exit.
-    private static async Task RunAsync(ProcessStartInfo start, StartupCommand command, Stopwatch clock, TimeSpan timeout)
+    // Returns the CPU it had used when the clock stopped.
+    private static async Task<double?> RunAsync(ProcessStartInfo start, StartupCommand command, Stopwatch clock, TimeSpan timeout)
     {
         using var cancel = new CancellationTokenSource(timeout);
+        double? cpuMs = null;
+        var endedBefore = ProcessCpu.EndedChildrenMs();
         using var process = Process.Start(start) ?? throw new GateException($"{start.FileName} did not start");
         var errors = process.StandardError.ReadToEndAsync(cancel.Token);
         try
@@ -64,6 +67,7 @@ internal static class StartupRuns
                 {
                     if (!ready.IsMatch(line)) continue;
                     clock.Stop();
+                    cpuMs = ProcessCpu.RunningMs(process.Id);
                     using var kill = Process.Start(new ProcessStartInfo("kill", ["-TERM", process.Id.ToString(CultureInfo.InvariantCulture)]) { UseShellExecute = false })!;
                     await kill.WaitForExitAsync(cancel.Token).ConfigureAwait(false);
                     break;
@@ -79,6 +83,7 @@ internal static class StartupRuns
                 throw new GateException($"{string.Join(' ', [Path.GetFileName(command.Binary), .. command.Args])} exited with {process.ExitCode}{FirstOwnLine(await errors.ConfigureAwait(false))}");
             if (command.Ready is { } pattern && !stopped)
                 throw new GateException($"{Path.GetFileName(command.Binary)} exited without a line matching '{pattern}'");
+            return stopped ? cpuMs : ProcessCpu.EndedChildrenMs() - endedBefore;
         }
         catch (OperationCanceledException)
         {
