@@ -64,7 +64,7 @@ public static class GateRepeat
             foreach (var was in recorded.Figures)
             {
                 if (measured.Figures.FirstOrDefault(f => f.Name == was.Name) is not { } now) continue;
-                var over = (StartupBaseline.GatedExcessMs(was, now, measured.Rid) ?? double.NaN) - (StartupBaseline.GatedExcessMs(was, was, measured.Rid) ?? double.NaN);
+                var over = StartupBaseline.OverRecordedMs(was, now, measured.Rid) ?? double.NaN;
                 var allowed = StartupBaseline.AllowanceMs(was, measured.Rid);
                 if (over - allowed > next.OverMs - next.AllowedMs) next = next with { OverMs = over, AllowedMs = allowed, TimedFigure = was.Name };
             }

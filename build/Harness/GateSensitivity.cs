@@ -77,7 +77,7 @@ public static class GateSensitivity
     // Spawn to ready against the floor in the gate's pairs, each round: natively the time off the CPU, under qemu all of it.
     private static async Task<string[]?> WallClockAsync(BaselineEntry recorded, string rid, PublishResult floor, PublishResult slow, int rounds)
     {
-        if (recorded.Figures.FirstOrDefault(f => f.Name == StartupFigure.Names.Ready) is not { } was || StartupBaseline.GatedExcessMs(was, was, rid) is not { } before) return null;
+        if (recorded.Figures.FirstOrDefault(f => f.Name == StartupFigure.Names.Ready) is not { } was || StartupBaseline.OverRecordedMs(was, was, rid) is null) return null;
         var allowed = StartupBaseline.AllowanceMs(was, rid);
         var over = new List<double>();
         for (var round = 0; round < rounds; round++)
@@ -86,7 +86,7 @@ public static class GateSensitivity
                 () => AppRuns.TimeToReadyAsync(App.StartupFloor, floor.ExecutablePath, rid, null, timed: true),
                 () => AppRuns.TimeToReadyAsync(App.Consumer, slow.ExecutablePath, rid, null, timed: true),
                 StartupRuns.PairsFor(rid, StartupRuns.GatePairs)).ConfigureAwait(false);
-            over.Add((StartupBaseline.GatedExcessMs(was, figure, rid) ?? double.NaN) - before);
+            over.Add(StartupBaseline.OverRecordedMs(was, figure, rid) ?? double.NaN);
         }
         return [Qemu.Emulates(rid) ? "wall clock" : "wall clock, off the CPU", $"{over.Count(o => !(o <= allowed))}/{rounds}",
             string.Create(CultureInfo.InvariantCulture, $"{over.Min():0.00} / {StartupRuns.Median(over):0.00} / {over.Max():0.00} ms"),

@@ -107,6 +107,13 @@ public sealed class StartupBaseline
         return Qemu.Emulates(rid) ? StartupAllowance.ScaledExcessMs(recorded.FloorMs, measured.FloorMs, measured.ExcessMs) : measured.ExcessOffCpuMs;
     }
 
+    /// <summary>
+    /// How many milliseconds <paramref name="measured"/>'s gated excess (<see cref="GatedExcessMs"/>) is over
+    /// <paramref name="recorded"/>'s, the figure <see cref="AllowanceMs"/> bounds; null where either was not read.
+    /// </summary>
+    public static double? OverRecordedMs(StartupFigure recorded, StartupFigure measured, string rid) =>
+        GatedExcessMs(recorded, recorded, rid) is { } before && GatedExcessMs(recorded, measured, rid) is { } excess ? excess - before : null;
+
     /// <summary>Every check (<see cref="CheckCounts"/> and <see cref="CheckTimes"/>); empty when nothing moved.</summary>
     public IReadOnlyList<string> Check(BaselineEntry measured) => [.. CheckCounts(measured), .. CheckTimes(measured)];
 
@@ -194,10 +201,12 @@ public sealed class StartupBaseline
 
     private static string? TimeFailure(string name, StartupFigure was, StartupFigure now, string rid)
     {
-        if (GatedExcessMs(was, was, rid) is not { } before || GatedExcessMs(was, now, rid) is not { } excess)
+        if (OverRecordedMs(was, now, rid) is not { } over)
             return $"{name}: {was.Name}: no time off the CPU {(was.ExcessOffCpuMs is null ? "recorded; re-record with ./build.sh baseline" : "measured")}";
         var allowed = AllowanceMs(was, rid);
-        if (excess <= before + allowed) return null;
+        if (over <= allowed) return null;
+        var before = GatedExcessMs(was, was, rid) ?? 0;
+        var excess = before + over;
         return Qemu.Emulates(rid)
             ? string.Create(CultureInfo.InvariantCulture,
                 $"{name}: {was.Name} took {excess:0.00} ms beyond the NativeAOT floor, {before:0.00} ms when recorded (allowed: +{allowed:0.00} ms); today the floor {now.FloorMs:0.00} ms and the app {now.AppMs:0.00} ms, recorded {was.FloorMs:0.00} and {was.AppMs:0.00} (under qemu); if that is intended, re-record with ./build.sh baseline")
