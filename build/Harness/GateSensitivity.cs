@@ -77,7 +77,7 @@ public static class GateSensitivity
     // Spawn to ready against the floor in the gate's pairs, each round: natively the time off the CPU, under qemu all of it.
     private static async Task<string[]?> WallClockAsync(BaselineEntry recorded, string rid, PublishResult floor, PublishResult slow, int rounds)
     {
-        if (recorded.Figures.FirstOrDefault(f => f.Name == StartupFigure.Names.Ready) is not { } was || StartupBaseline.OverRecordedMs(was, was, rid) is null) return null;
+        if (recorded.Figures.FirstOrDefault(f => f.Name == StartupFigure.Names.Ready) is not { } was || StartupBaseline.GatedExcessMs(was, was, rid) is null) return null;
         var allowed = StartupBaseline.AllowanceMs(was, rid);
         var over = new List<double>();
         for (var round = 0; round < rounds; round++)

@@ -201,12 +201,10 @@ public sealed class StartupBaseline
 
     private static string? TimeFailure(string name, StartupFigure was, StartupFigure now, string rid)
     {
-        if (OverRecordedMs(was, now, rid) is not { } over)
+        if (GatedExcessMs(was, was, rid) is not { } before || GatedExcessMs(was, now, rid) is not { } excess)
             return $"{name}: {was.Name}: no time off the CPU {(was.ExcessOffCpuMs is null ? "recorded; re-record with ./build.sh baseline" : "measured")}";
         var allowed = AllowanceMs(was, rid);
-        if (over <= allowed) return null;
-        var before = GatedExcessMs(was, was, rid) ?? 0;
-        var excess = before + over;
+        if (excess <= before + allowed) return null;
         return Qemu.Emulates(rid)
             ? string.Create(CultureInfo.InvariantCulture,
                 $"{name}: {was.Name} took {excess:0.00} ms beyond the NativeAOT floor, {before:0.00} ms when recorded (allowed: +{allowed:0.00} ms); today the floor {now.FloorMs:0.00} ms and the app {now.AppMs:0.00} ms, recorded {was.FloorMs:0.00} and {was.AppMs:0.00} (under qemu); if that is intended, re-record with ./build.sh baseline")
