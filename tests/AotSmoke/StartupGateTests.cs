@@ -61,6 +61,28 @@ public sealed class StartupGateTests(PublishedApps published)
     }
 
     [Fact]
+    public async Task A_Publisher_without_its_huge_page_fails_on_faults_that_no_instruction_shows()
+    {
+        // build/HugePages.targets: the ~500 page faults of writing .hydrated in small pages cost no
+        // user-space instruction, so only the fault count can see the huge page go.
+        var rid = Repo.HostRid;
+        var app = App.Publisher;
+        var plain = await Publishing.PublishProjectAsync(app, Path.Combine(Repo.Root, app.ProjectDirectory), rid, PublishMode.Aot,
+            ["-p:PublishAot=true", "-p:PrewireHugePages=false"], Path.Combine(Repo.Artifacts, "publish", rid, "no-huge-pages", app.Name),
+            variant: "no-huge-pages", cancellationToken: TestContext.Current.CancellationToken);
+        Assert.True(plain.Succeeded, plain.Errors);
+        var floor = await published.GetSucceededAsync(App.StartupFloor, rid);
+        var counted = await StartupCounts.InstructionsAsync(app, rid, plain, floor, TestBroker.Uri.ToString(), only: StartupFigure.Names.Ready);
+        var resources = await StartupCounts.ResourcesAsync(app, rid, plain);
+        Log(app, rid, counted);
+        TestContext.Current.TestOutputHelper?.WriteLine($"{app} {rid} without huge pages: {resources?.Faults} faults, peak {resources?.PeakRssKb} KB");
+
+        var failures = StartupBaseline.Read().CheckCounts(new BaselineEntry(app.Name, rid, plain.Size, [], counted, resources));
+        Assert.Contains(failures, f => f.Contains("page faults", StringComparison.Ordinal));
+        Assert.DoesNotContain(failures, f => f.Contains($"{StartupFigure.Names.Ready} executed", StringComparison.Ordinal));
+    }
+
+    [Fact]
     public async Task A_Consumer_that_sleeps_3_ms_before_Main_fails_the_wall_clock_check()
     {
         // Natively the wall clock holds the time a start spends off the CPU, which a slower host does not
