@@ -210,6 +210,8 @@ public sealed class StartupBaseline
 
     private static string? TimeFailure(string name, StartupFigure was, StartupFigure now, string rid)
     {
+        if (was.AppUnderFloor)
+            return string.Create(CultureInfo.InvariantCulture, $"{name}: {was.Name} was recorded with the app under the NativeAOT floor ({was.AppMs:0.00} against {was.FloorMs:0.00} ms), a measurement the host spoiled; re-record with ./build.sh baseline");
         if (GatedExcessMs(was, was, rid) is not { } before || GatedExcessMs(was, now, rid) is not { } excess)
             return $"{name}: {was.Name}: no time off the CPU {(was.ExcessOffCpuMs is null ? "recorded; re-record with ./build.sh baseline" : "measured")}";
         var allowed = AllowanceMs(was, rid);

@@ -112,6 +112,21 @@ public sealed class StartupGateTests(PublishedApps published)
     }
 
     [Fact]
+    public void A_baseline_recorded_with_the_app_under_the_floor_fails_the_gate_however_the_app_measures()
+    {
+        // What broke a fresh clone's CI at c172801: a figure qemu gave the app 18 ms below the floor
+        // left an allowance the unchanged Consumer could not meet. The gate names the recording itself.
+        const string rid = "linux-arm64";
+        var recorded = RecordedConsumerReady(rid);
+        var spoiled = recorded with { AppMs = recorded.FloorMs - 18 };
+        var baseline = new StartupBaseline { RecordedWith = "a test", Entries = [new BaselineEntry(App.Consumer.Name, rid, 1, [spoiled])] };
+        var failures = baseline.CheckTimes(new BaselineEntry(App.Consumer.Name, rid, 1, [spoiled with { AppMs = spoiled.FloorMs + 100 }]));
+        Assert.Contains(failures, f => f.Contains($"{StartupFigure.Names.Ready} was recorded with the app under the NativeAOT floor", StringComparison.Ordinal));
+        // The committed file has no such figure (the gate's theory above checks each against it too).
+        Assert.DoesNotContain(StartupBaseline.Read().Entries.SelectMany(e => e.Figures), f => f.AppUnderFloor);
+    }
+
+    [Fact]
     public async Task The_gates_runs_start_at_the_raised_priority_where_the_host_allows_it()
     {
         // What the gate standing a saturated host rests on (StartupInstruments.Raised), read back from the kernel.
