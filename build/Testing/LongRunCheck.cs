@@ -54,6 +54,5 @@ public sealed record LongRunCheck(string App, int Intervals, int Grew, long Heap
         $"{App}: the heap grew in {Grew} of {Intervals} intervals ({HeapWarm:N0} B once warm, {HeapEnd:N0} B at the end; more than half fails), {BytesPerMessage:0.000} B per message against its cheapest interval's {LeastBytesPerMessage:0.000}, {ExtraBytes:N0} B more over {Messages:N0} messages (at most {MostExtraBytes:N0})");
 
     private static long[] Numbers(JsonElement report, string name) =>
-        report.TryGetProperty(name, out var values) ? [.. values.EnumerateArray().Select(v => v.GetInt64())]
-        : throw new InvalidOperationException($"no {name} in the report: was it run with --heap-check?");
+        ReportJson.Numbers(report, name) ?? throw new InvalidOperationException($"no {name} in the report: was it run with --heap-check?");
 }

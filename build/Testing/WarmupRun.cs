@@ -4,10 +4,14 @@ namespace Prewire.Testing;
 
 /// <summary>
 /// One run of an app's hidden <c>--warmup-report</c> mode (samples/Shared/WarmupReport.cs): its JSON
-/// line, and the time from spawn to that line, measured here, outside the process.
+/// line, and the time from spawn to that line, measured here, outside the process. With a count, what
+/// each window allocated (the least is <c>AllocatedBytes</c>) and the pool's threads before the first and after each.
 /// </summary>
-public sealed record WarmupRun(string Builder, double BuildAndFirstInvokeMs, double SpawnToHandledMs, int Messages, long AllocatedBytes)
+public sealed record WarmupRun(string Builder, double BuildAndFirstInvokeMs, double SpawnToHandledMs, int Messages, long AllocatedBytes, IReadOnlyList<long>? WindowBytes = null, IReadOnlyList<long>? PoolThreads = null)
 {
+    /// <summary>Each window's bytes and the pool's threads, for a failure's message; empty without a count.</summary>
+    public string Windows => WindowBytes is null ? "" : $"windows {string.Join(", ", WindowBytes)} B; the pool's threads {string.Join(" → ", PoolThreads ?? [])}";
+
     /// <summary>Steady-state bytes per message, when the run had a count.</summary>
     public double? BytesPerMessage => Messages > 0 ? (double)AllocatedBytes / Messages : null;
 
@@ -26,7 +30,9 @@ public sealed record WarmupRun(string Builder, double BuildAndFirstInvokeMs, dou
             root.GetProperty("buildMs").GetDouble() + root.GetProperty("firstInvokeMs").GetDouble(),
             process.FirstLineMs!.Value,
             root.TryGetProperty("messages", out var messages) ? messages.GetInt32() : 0,
-            root.TryGetProperty("allocatedBytes", out var allocated) ? allocated.GetInt64() : 0);
+            root.TryGetProperty("allocatedBytes", out var allocated) ? allocated.GetInt64() : 0,
+            ReportJson.Numbers(root, "windowBytes"),
+            ReportJson.Numbers(root, "poolThreads"));
     }
 
     /// <summary>The median of each timing on its own.</summary>

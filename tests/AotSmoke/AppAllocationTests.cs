@@ -68,10 +68,10 @@ public sealed class AppAllocationTests(PublishedApps published)
         Assert.Equal(count, run.Messages);
 
         var perMessage = expected.Sum(e => e.Bytes);
-        TestContext.Current.TestOutputHelper?.WriteLine($"{app} {rid}: {allocated} B over {count} messages, {(double)allocated / count:0.##} B/message (derived: {perMessage})");
+        TestContext.Current.TestOutputHelper?.WriteLine($"{app} {rid}: {allocated} B over {count} messages, {(double)allocated / count:0.##} B/message (derived: {perMessage}); {run.Windows}");
         // Less than one byte per message either way: a one-off (a pool or pipe growing) is not a cost per message.
         Assert.True(Math.Abs(allocated - (perMessage * count)) < count,
-            $"{app} {rid}: {(double)allocated / count:0.##} B per message, expected {perMessage}:\n"
+            $"{app} {rid}: {(double)allocated / count:0.##} B per message, expected {perMessage} ({run.Windows}):\n"
             + string.Join('\n', expected.Select(e => $"  {e.Bytes,4} B  {e.What}")));
     }
 }
