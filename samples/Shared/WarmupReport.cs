@@ -17,7 +17,8 @@ namespace Prewire.Samples;
 /// message after another, and adds <c>"messages":N,"allocatedBytes":B</c>: the least the whole process
 /// allocated while a window's N went through (<see cref="GC.GetTotalAllocatedBytes(bool)"/>, precise),
 /// then each window's bytes and the pool's thread count before the first and after each (<c>windowBytes</c>,
-/// <c>poolThreads</c>): a window in which the pool's threads changed is left out of the least.
+/// <c>poolThreads</c>): a window in which the pool's threads changed is left out of the least
+/// (<see cref="SteadyWindows"/>).
 /// </summary>
 public static class WarmupReport
 {
@@ -39,29 +40,20 @@ public static class WarmupReport
         var invoked = Stopwatch.GetElapsedTime(started) - built;
         var sinceMain = StartupClock.Elapsed;
 
-        long allocated = 0;
-        var windows = new List<long>();
-        var poolThreads = new List<long>();
+        SteadyWindows? windows = null;
         if (count > 0)
         {
             // The warm-up fills what steady state reuses: pools, pipe segments, tiered code (JIT). Then
-            // the least of three windows: one can hold a one-off (a pipe reaching a new high-water mark),
-            // while a cost per message is in every window. A thread the pool adds under load allocates
-            // 2,880 B of its own once (the Publisher, linux-x64), and on a busy host it added one in each
-            // of three windows in a row: a window in which the pool's thread count moved does not count,
-            // and more are measured, up to ten, until three have it still.
+            // the least of (at least) three windows: one can hold a one-off (a pipe reaching a new
+            // high-water mark, a thread the pool adds), while a cost per message is in every window.
             await SendAsync(count).ConfigureAwait(false);
-            poolThreads.Add(ThreadPool.ThreadCount);
-            var still = new List<long>();
-            while (still.Count < 3 && windows.Count < 10)
+            windows = new SteadyWindows(ThreadPool.ThreadCount);
+            while (!windows.Enough)
             {
                 var before = GC.GetTotalAllocatedBytes(precise: true);
                 await SendAsync(count).ConfigureAwait(false);
-                windows.Add(GC.GetTotalAllocatedBytes(precise: true) - before);
-                poolThreads.Add(ThreadPool.ThreadCount);
-                if (poolThreads[^1] == poolThreads[^2]) still.Add(windows[^1]);
+                windows.Add(GC.GetTotalAllocatedBytes(precise: true) - before, ThreadPool.ThreadCount);
             }
-            allocated = (still.Count > 0 ? still : windows).Min();
         }
 
         // Utf8JsonWriter rather than the serializer: the line is a few fields, and the serializer's
@@ -74,12 +66,12 @@ public static class WarmupReport
             writer.WriteNumber("buildMs", built.TotalMilliseconds);
             writer.WriteNumber("firstInvokeMs", invoked.TotalMilliseconds);
             writer.WriteNumber("mainToHandledMs", sinceMain.TotalMilliseconds);
-            if (count > 0)
+            if (windows is not null)
             {
                 writer.WriteNumber("messages", count);
-                writer.WriteNumber("allocatedBytes", allocated);
-                WriteArray(writer, "windowBytes", windows);
-                WriteArray(writer, "poolThreads", poolThreads);
+                writer.WriteNumber("allocatedBytes", windows.Least);
+                WriteArray(writer, "windowBytes", windows.Bytes);
+                WriteArray(writer, "poolThreads", windows.PoolThreads);
             }
             writer.WriteEndObject();
         }
@@ -110,7 +102,7 @@ public static class WarmupReport
         protected override ValueTask Terminate(TContext context) => default;
     }
 
-    private static void WriteArray(Utf8JsonWriter writer, string name, List<long> numbers)
+    private static void WriteArray(Utf8JsonWriter writer, string name, IReadOnlyList<long> numbers)
     {
         writer.WriteStartArray(name);
         foreach (var n in numbers) writer.WriteNumberValue(n);

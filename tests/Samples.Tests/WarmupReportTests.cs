@@ -37,7 +37,11 @@ public sealed class WarmupReportTests
         {
             var (handled, json) = await RunAsync(count: 50);
 
-            Assert.Equal(1 + 50 + (3 * 50), handled);
+            // Three windows, or more when the pool's thread count moved in one (a thread retiring after
+            // 20 s idle, or one added).
+            var windows = json.RootElement.GetProperty("windowBytes").GetArrayLength();
+            Assert.InRange(windows, SteadyWindows.Wanted, SteadyWindows.Most);
+            Assert.Equal(1 + 50 + (windows * 50), handled);
             Assert.Equal(50, json.RootElement.GetProperty("messages").GetInt32());
             least = Math.Min(least, json.RootElement.GetProperty("allocatedBytes").GetInt64());
             await Task.Delay(TimeSpan.FromMilliseconds(20), TestContext.Current.CancellationToken);
