@@ -24,7 +24,7 @@ internal sealed class SteadyWindows
     public bool Enough => _still.Count >= Wanted || _bytes.Count >= Most;
 
     /// <summary>The least of the still windows; of all of them when the pool moved in every one.</summary>
-    public long Least => _bytes.Count == 0 ? 0 : (_still.Count > 0 ? _still : _bytes).Min();
+    public long Least => (_still.Count > 0 ? _still : _bytes).Min();
 
     public void Add(long bytes, long poolThreadsAfter)
     {
