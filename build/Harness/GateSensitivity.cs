@@ -4,11 +4,12 @@ namespace Prewire.Harness;
 
 /// <summary>
 /// `./build.sh gate-sensitivity [rounds] [rid]`: which start-up regressions the gate catches.
-/// Publishes the Consumer with known regressions before Main (<see cref="StartupDelayFixture"/>; none
-/// for the control), measures its spawn-to-ready against the floor a number of rounds each, as the gate
-/// does, and counts how often the committed baseline's check fails it: natively, fixed work against the
-/// instruction count and sleeps against the time off the CPU; under qemu, busy milliseconds against the wall
-/// clock. Run it idle and under the load you want to be safe from (a build beside it, busy loops).
+/// Publishes the Consumer with a delay before Main once per RID (<see cref="StartupDelayFixture"/>), sets
+/// it to known regressions in turn (none for the control), measures its spawn-to-ready against the floor
+/// a number of rounds each, as the gate does, and counts how often the committed baseline's check fails
+/// it: natively, fixed work against the instruction count and sleeps against the time off the CPU; under
+/// qemu, busy milliseconds against the wall clock. Run it idle and under the load you want to be safe
+/// from (a build beside it, busy loops).
 /// </summary>
 public static class GateSensitivity
 {
@@ -33,16 +34,18 @@ public static class GateSensitivity
                 output.WriteLine($"gate-sensitivity: no recorded Consumer {rid}, or the floor did not publish:\n{floor.Errors}");
                 return 1;
             }
+            output.WriteLine($"gate-sensitivity: Consumer {rid} with a delay before Main, publishing...");
+            var slow = await StartupDelayFixture.PublishAsync(App.Consumer, rid).ConfigureAwait(false);
+            if (!slow.Succeeded)
+            {
+                output.WriteLine(slow.Errors);
+                return 1;
+            }
             foreach (var amount in amounts)
             {
                 var what = $"+{amount.ToString(CultureInfo.InvariantCulture)} {StartupDelayFixture.Unit(kind)} {kind.ToString().ToLowerInvariant()}";
-                output.WriteLine($"gate-sensitivity: Consumer {rid} {what}, publishing...");
-                var slow = await StartupDelayFixture.PublishAsync(App.Consumer, rid, kind, amount).ConfigureAwait(false);
-                if (!slow.Succeeded)
-                {
-                    output.WriteLine(slow.Errors);
-                    return 1;
-                }
+                output.WriteLine($"gate-sensitivity: Consumer {rid} {what}...");
+                StartupDelayFixture.Set(slow, kind, amount);
                 var row = kind == StartupDelayKind.Work
                     ? await InstructionsAsync(recorded, rid, floor, slow, rounds).ConfigureAwait(false)
                     : await WallClockAsync(recorded, rid, floor, slow, rounds).ConfigureAwait(false);

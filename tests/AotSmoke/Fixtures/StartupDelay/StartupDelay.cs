@@ -5,10 +5,11 @@ using System.Runtime.CompilerServices;
 namespace Prewire.Fixtures;
 
 /// <summary>
-/// A regression before Main, of the kind the start-up gate must catch (<c>Prewire.StartupDelay</c>
-/// names it, <c>Prewire.StartupDelayAmount</c> says how much): <c>busy</c> keeps the thread busy for
-/// N ms of wall clock, <c>work</c> runs a fixed loop that takes N µs natively here (the same
-/// instructions however slow the machine), <c>sleep</c> sleeps N ms (no instructions at all).
+/// A regression before Main, of the kind the start-up gate must catch. Which one is read at start from
+/// the file <c>startup-delay</c> beside the binary (<c>kind amount</c>), so that one publish serves every
+/// delay: <c>busy</c> keeps the thread busy for N ms of wall clock, <c>work</c> runs a fixed loop that
+/// takes N µs natively here (the same instructions however slow the machine), <c>sleep</c> sleeps N ms
+/// (no instructions at all).
 /// </summary>
 internal static class StartupDelay
 {
@@ -25,8 +26,11 @@ internal static class StartupDelay
 #pragma warning restore CA2255
     internal static void Delay()
     {
-        var amount = double.Parse((string)AppContext.GetData("Prewire.StartupDelayAmount")!, CultureInfo.InvariantCulture);
-        switch ((string)AppContext.GetData("Prewire.StartupDelay")!)
+        var file = Path.Combine(AppContext.BaseDirectory, "startup-delay");
+        var delay = File.Exists(file) ? File.ReadAllText(file).Split(' ', StringSplitOptions.TrimEntries) : [];
+        if (delay.Length != 2) throw new InvalidOperationException($"{file} says busy|work|sleep and an amount, e.g. \"work 200\"");
+        var amount = double.Parse(delay[1], CultureInfo.InvariantCulture);
+        switch (delay[0])
         {
             case "busy":
                 var until = Stopwatch.GetTimestamp() + (long)(amount * Stopwatch.Frequency / 1000);
@@ -42,7 +46,7 @@ internal static class StartupDelay
                 Thread.Sleep(TimeSpan.FromMilliseconds(amount));
                 break;
             default:
-                throw new InvalidOperationException("Prewire.StartupDelay is busy, work or sleep");
+                throw new InvalidOperationException($"{file}: the kind is busy, work or sleep, not {delay[0]}");
         }
     }
 
