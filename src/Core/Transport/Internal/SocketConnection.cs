@@ -112,7 +112,8 @@ internal sealed partial class SocketConnection : IDuplexPipe, IAsyncDisposable
 
     /// <summary>
     /// Orderly close: sends what was already flushed, shuts the sending side down, then waits for
-    /// the peer to close its side (up to <paramref name="timeout"/>) before releasing the socket.
+    /// the peer to close its side before releasing the socket, and for the receive loop to end,
+    /// <paramref name="timeout"/> for both waits together.
     /// </summary>
     public async Task CloseAsync(TimeSpan timeout)
     {
@@ -128,9 +129,13 @@ internal sealed partial class SocketConnection : IDuplexPipe, IAsyncDisposable
         {
             // Already gone: nothing left to close politely.
         }
-        await Task.WhenAny(_receiving, Task.Delay(timeout)).ConfigureAwait(false);
+        // One deadline for both waits: a receive loop that runs the reader inline may be held by a
+        // handler for longer than the close may take; it ends when the handler returns, and
+        // DisposeAsync waits for that.
+        var deadline = Task.Delay(timeout);
+        await Task.WhenAny(_receiving, deadline).ConfigureAwait(false);
         Abort(null);
-        await _receiving.ConfigureAwait(false);
+        await Task.WhenAny(_receiving, deadline).ConfigureAwait(false);
     }
 
     /// <summary>
