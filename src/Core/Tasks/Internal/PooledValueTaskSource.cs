@@ -12,12 +12,16 @@ namespace Prewire.Tasks.Internal;
 /// Asynchronous continuations are its own hop, not the core's: the core queues a continuation to the
 /// thread pool in a new work item unless it is a runtime async method's (which the pool takes as it
 /// is), so a <see cref="PooledValueTaskMethodBuilder"/> method awaiting it cost 32 B per completion.
-/// This object queues itself instead and completes the core, inline, from the pool.
+/// This object queues itself instead and completes the core, inline, from the pool. The awaiter's
+/// continuation goes through <see cref="ContinuationHandoff"/>, so a completion that overtakes the
+/// await is queued as this object too.
 /// </remarks>
 internal sealed class PooledValueTaskSource<T> : IValueTaskSource<T>, IValueTaskSource, IThreadPoolWorkItem
 {
     private ManualResetValueTaskSourceCore<T> _core;
+    private ContinuationHandoff _handoff;
     private bool _completeOnThreadPool;
+    private bool _completing;
     private T? _result;
     private Exception? _exception;
 
@@ -64,27 +68,27 @@ internal sealed class PooledValueTaskSource<T> : IValueTaskSource<T>, IValueTask
     {
         if (_completeOnThreadPool)
         {
-            (_result, _exception) = (result, exception);
+            (_result, _exception, _completing) = (result, exception, true);
             ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: true);
         }
         else
         {
-            CompleteCore(result, exception);
+            _handoff.Complete(ref _core, result!, exception);
         }
     }
 
+    // Queued to complete, or (only once completed) to run a continuation handed over after that.
     // Fields cleared first: completing runs the awaiter inline, which may recycle this object at once.
     void IThreadPoolWorkItem.Execute()
     {
+        if (!_completing)
+        {
+            _handoff.RunHanded();
+            return;
+        }
         var (result, exception) = (_result, _exception);
-        (_result, _exception) = (default, null);
-        CompleteCore(result, exception);
-    }
-
-    private void CompleteCore(T? result, Exception? exception)
-    {
-        if (exception is null) _core.SetResult(result!);
-        else _core.SetException(exception);
+        (_result, _exception, _completing) = (default, null, false);
+        _handoff.Complete(ref _core, result!, exception);
     }
 
     public T GetResult(short token)
@@ -111,7 +115,7 @@ internal sealed class PooledValueTaskSource<T> : IValueTaskSource<T>, IValueTask
     public void OnCompleted(Action<object?> continuation, object? state, short token, ValueTaskSourceOnCompletedFlags flags)
     {
         ThrowIfStale(token);
-        _core.OnCompleted(continuation, state, token, flags);
+        _handoff.OnCompleted(ref _core, continuation, state, token, flags, this);
     }
 
     private bool TryClaim(short version)
@@ -128,6 +132,7 @@ internal sealed class PooledValueTaskSource<T> : IValueTaskSource<T>, IValueTask
     private void Recycle()
     {
         _core.Reset();
+        _handoff.Reset();
         Volatile.Write(ref _state, (ushort)_core.Version << 1);
         ObjectPool<PooledValueTaskSource<T>>.Return(this);
     }

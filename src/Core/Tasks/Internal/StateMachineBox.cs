@@ -8,7 +8,7 @@ namespace Prewire.Tasks.Internal;
 /// method lives, and what its <see cref="ValueTask"/> (or bare task) is backed by. Given back to its pool
 /// when the result was read.
 /// </summary>
-internal abstract class StateMachineBox : IValueTaskSource
+internal abstract class StateMachineBox : IValueTaskSource, IThreadPoolWorkItem
 {
     // PooledTaskMethodBuilder's task: its action reads the box's result (recycling the box), so it fails
     // as the method did; it is run by the box's one continuation.
@@ -26,12 +26,13 @@ internal abstract class StateMachineBox : IValueTaskSource
     private static int _learningDefaultContext;
 
     private ManualResetValueTaskSourceCore<bool> _core;
+    private ContinuationHandoff _handoff;
 
     public short Version => _core.Version;
 
-    public void SetResult() => _core.SetResult(true);
+    public void SetResult() => _handoff.Complete(ref _core, true, null);
 
-    public void SetException(Exception exception) => _core.SetException(exception);
+    public void SetException(Exception exception) => _handoff.Complete(ref _core, false, exception);
 
     public void GetResult(short token)
     {
@@ -42,6 +43,7 @@ internal abstract class StateMachineBox : IValueTaskSource
         finally
         {
             _core.Reset();
+            _handoff.Reset();
             Recycle();
         }
     }
@@ -49,7 +51,10 @@ internal abstract class StateMachineBox : IValueTaskSource
     public ValueTaskSourceStatus GetStatus(short token) => _core.GetStatus(token);
 
     public void OnCompleted(Action<object?> continuation, object? state, short token, ValueTaskSourceOnCompletedFlags flags) =>
-        _core.OnCompleted(continuation, state, token, flags);
+        _handoff.OnCompleted(ref _core, continuation, state, token, flags, this);
+
+    // Queued only to run a continuation handed over after the box completed.
+    void IThreadPoolWorkItem.Execute() => _handoff.RunHanded();
 
     /// <summary>A bare task for this use of the box, completed when the box is; nothing else may await the box.</summary>
     public Task TaskForThisUse()
