@@ -50,6 +50,20 @@ public sealed class ContinuationHandoffTests
         }
     }
 
+    [Fact]
+    public async Task A_second_await_of_a_pending_operation_throws_and_the_first_still_resumes()
+    {
+        var operation = PooledCompletion.Rent<int>(runContinuationsAsynchronously: false, TestContext.Current.CancellationToken);
+        var awaiter = Awaiter(operation.Task);
+        var ran = new TaskCompletionSource<int>(TaskCreationOptions.RunContinuationsAsynchronously);
+        awaiter.UnsafeOnCompleted(() => ran.SetResult(awaiter.GetResult()));
+
+        Assert.Throws<InvalidOperationException>(() => awaiter.UnsafeOnCompleted(() => ran.SetResult(-1)));
+        operation.TrySetResult(7);
+
+        Assert.Equal(7, await ran.Task.WaitAsync(TimeSpan.FromSeconds(10), TestContext.Current.CancellationToken));
+    }
+
     // What registering allocated on this thread, and the result the continuation (run by the pool) read.
     private static async Task<(long Allocated, int Result)> RegisterLateAsync(Func<int> getResult, Action<Action> register)
     {

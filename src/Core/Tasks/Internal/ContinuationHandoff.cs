@@ -30,6 +30,7 @@ internal struct ContinuationHandoff
             return;
         }
         core.GetStatus(token); // Throws for a token of another use.
+        if ((Volatile.Read(ref _state) & Handed) != 0) ThrowAwaitedTwice(); // Before the first's continuation is overwritten.
         (_continuation, _continuationState) = (continuation, state);
         switch (Interlocked.CompareExchange(ref _state, Handed, 0))
         {
@@ -42,7 +43,8 @@ internal struct ContinuationHandoff
                 ThreadPool.UnsafeQueueUserWorkItem(owner, preferLocal: true);
                 return;
             default:
-                throw new InvalidOperationException("A pooled ValueTask can be awaited exactly once.");
+                ThrowAwaitedTwice();
+                return;
         }
     }
 
@@ -65,6 +67,8 @@ internal struct ContinuationHandoff
 
     /// <summary>For the next use, once the result was read.</summary>
     public void Reset() => _state = 0;
+
+    private static void ThrowAwaitedTwice() => throw new InvalidOperationException("A pooled ValueTask can be awaited exactly once.");
 
     // What the core would capture: an execution context to flow, or a scheduling context in place.
     private static bool Plain(ValueTaskSourceOnCompletedFlags flags) =>
