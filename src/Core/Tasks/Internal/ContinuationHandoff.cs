@@ -48,13 +48,18 @@ internal struct ContinuationHandoff
         }
     }
 
-    /// <summary>The completer's side: completes the core, then runs a continuation handed before.</summary>
-    public void Complete<T>(ref ManualResetValueTaskSourceCore<T> core, T result, Exception? exception)
+    /// <summary>
+    /// The completer's side: completes the core, then runs a continuation handed before, inline, or
+    /// from the pool as <paramref name="queue"/> (whose work item calls <see cref="RunHanded"/>) when given.
+    /// </summary>
+    public void Complete<T>(ref ManualResetValueTaskSourceCore<T> core, T result, Exception? exception, IThreadPoolWorkItem? queue = null)
     {
         var handed = (Interlocked.Or(ref _state, Closed) & Handed) != 0;
         if (exception is null) core.SetResult(result);
         else core.SetException(exception);
-        if (handed) RunHanded();
+        if (!handed) return;
+        if (queue is null) RunHanded();
+        else ThreadPool.UnsafeQueueUserWorkItem(queue, preferLocal: true);
     }
 
     /// <summary>Runs the continuation handed over; the owner's work item calls it.</summary>
