@@ -92,8 +92,7 @@ public sealed class AmqpClientInteropTests
     {
         var ct = TestContext.Current.CancellationToken;
         var caFile = Path.Combine(TestBroker.TlsDirectory, "ca.pem");
-        var options = AmqpConsumerTests.Options();
-        if (tls) (options.Uri, options.Tls.CaFile) = (AmqpUri.Parse(TestBroker.TlsUri.OriginalString), caFile);
+        var options = tls ? AmqpConsumerTests.OverTls(AmqpConsumerTests.Options()) : AmqpConsumerTests.Options();
         await using var connection = await AmqpConnection.ConnectAsync(options, ct);
         var queue = await AmqpConsumerTests.NewQueueAsync(connection);
         var sizes = Sizes(connection);

@@ -5,14 +5,16 @@ namespace Prewire.Amqp;
 public sealed class AmqpConsumerBrokerStateTests
 {
     [Theory]
-    [InlineData(256, 1)]
-    [InlineData(256, 8)]
-    [InlineData(300_000, 1)]
-    public async Task A_consumed_and_acknowledged_message_allocates_zero_bytes_in_steady_state(int bodySize, int concurrency)
+    [InlineData(256, 1, false)]
+    [InlineData(256, 8, false)]
+    [InlineData(300_000, 1, false)]
+    [InlineData(256, 1, true)]
+    public async Task A_consumed_and_acknowledged_message_allocates_zero_bytes_in_steady_state(int bodySize, int concurrency, bool tls)
     {
         var ct = TestContext.Current.CancellationToken;
-        await using var publishing = await AmqpConnection.ConnectAsync(AmqpConsumerTests.Options(), ct);
-        await using var consuming = await AmqpConnection.ConnectAsync(AmqpConsumerTests.Options(), ct);
+        AmqpConnectionOptions Options() => tls ? AmqpConsumerTests.OverTls(AmqpConsumerTests.Options()) : AmqpConsumerTests.Options();
+        await using var publishing = await AmqpConnection.ConnectAsync(Options(), ct);
+        await using var consuming = await AmqpConnection.ConnectAsync(Options(), ct);
         var queue = await AmqpConsumerTests.NewQueueAsync(publishing);
         await using var publisher = await AmqpPublisher.OpenAsync(publishing, cancellationToken: ct);
         var measure = new ConsumeAllocations(publisher, queue);

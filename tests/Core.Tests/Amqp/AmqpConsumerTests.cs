@@ -8,6 +8,15 @@ public sealed class AmqpConsumerTests
 {
     internal static AmqpConnectionOptions Options() => new() { Uri = AmqpUri.Parse(TestBroker.Uri.OriginalString), ClientName = "prewire-consumer-tests" };
 
+    /// <summary><paramref name="options"/> pointed at the test broker's amqps:// listener, trusting its CA.</summary>
+    internal static T OverTls<T>(T options)
+        where T : AmqpConnectionOptions
+    {
+        options.Uri = AmqpUri.Parse(TestBroker.TlsUri.OriginalString);
+        options.Tls.CaFile = Path.Combine(TestBroker.TlsDirectory, "ca.pem");
+        return options;
+    }
+
     internal static async Task<string> NewQueueAsync(AmqpConnection connection, string type = "classic", string? deadLetterExchange = null)
     {
         var queue = $"test.consume.{Guid.NewGuid():N}";
