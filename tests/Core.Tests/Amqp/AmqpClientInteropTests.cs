@@ -92,7 +92,7 @@ public sealed class AmqpClientInteropTests
     {
         var ct = TestContext.Current.CancellationToken;
         var caFile = Path.Combine(TestBroker.TlsDirectory, "ca.pem");
-        var options = tls ? AmqpConsumerTests.OverTls(AmqpConsumerTests.Options()) : AmqpConsumerTests.Options();
+        var options = AmqpConsumerTests.Options(tls);
         await using var connection = await AmqpConnection.ConnectAsync(options, ct);
         var queue = await AmqpConsumerTests.NewQueueAsync(connection);
         var sizes = Sizes(connection);

@@ -12,9 +12,8 @@ public sealed class AmqpConsumerBrokerStateTests
     public async Task A_consumed_and_acknowledged_message_allocates_zero_bytes_in_steady_state(int bodySize, int concurrency, bool tls)
     {
         var ct = TestContext.Current.CancellationToken;
-        AmqpConnectionOptions Options() => tls ? AmqpConsumerTests.OverTls(AmqpConsumerTests.Options()) : AmqpConsumerTests.Options();
-        await using var publishing = await AmqpConnection.ConnectAsync(Options(), ct);
-        await using var consuming = await AmqpConnection.ConnectAsync(Options(), ct);
+        await using var publishing = await AmqpConnection.ConnectAsync(AmqpConsumerTests.Options(tls), ct);
+        await using var consuming = await AmqpConnection.ConnectAsync(AmqpConsumerTests.Options(tls), ct);
         var queue = await AmqpConsumerTests.NewQueueAsync(publishing);
         await using var publisher = await AmqpPublisher.OpenAsync(publishing, cancellationToken: ct);
         var measure = new ConsumeAllocations(publisher, queue);

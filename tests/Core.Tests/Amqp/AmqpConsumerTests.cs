@@ -6,7 +6,11 @@ namespace Prewire.Amqp;
 /// <summary>Our consumer against the real broker; our publisher and topology calls set each scene up.</summary>
 public sealed class AmqpConsumerTests
 {
-    internal static AmqpConnectionOptions Options() => new() { Uri = AmqpUri.Parse(TestBroker.Uri.OriginalString), ClientName = "prewire-consumer-tests" };
+    internal static AmqpConnectionOptions Options(bool tls = false)
+    {
+        var options = new AmqpConnectionOptions { Uri = AmqpUri.Parse(TestBroker.Uri.OriginalString), ClientName = "prewire-consumer-tests" };
+        return tls ? OverTls(options) : options;
+    }
 
     /// <summary><paramref name="options"/> pointed at the test broker's amqps:// listener, trusting its CA.</summary>
     internal static T OverTls<T>(T options)
