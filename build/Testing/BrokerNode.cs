@@ -29,6 +29,9 @@ public sealed class BrokerNode : IAsyncDisposable
     /// </summary>
     public string TlsDirectory => _tlsDirectory ?? throw new InvalidOperationException("the broker has no TLS listener (a given node needs RABBITMQ_TLS_URI and PREWIRE_TLS_DIR)");
 
+    /// <summary>The root CA clients trust for the node's amqps listener (ca.pem in <see cref="TlsDirectory"/>).</summary>
+    public string CaFile => Path.Combine(TlsDirectory, "ca.pem");
+
     /// <summary>The broker RABBITMQ_URI names (build.sh starts one for its verbs), or null.</summary>
     public static string? GivenUri => Environment.GetEnvironmentVariable("RABBITMQ_URI") is { Length: > 0 } given ? given : null;
 

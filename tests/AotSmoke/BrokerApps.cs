@@ -23,7 +23,7 @@ internal sealed partial class BrokerApps(PublishedApps published, string rid, st
 
     /// <summary>The apps of <paramref name="rid"/> on the node's amqps:// listener.</summary>
     public static BrokerApps OverTls(PublishedApps published, string rid, BrokerNode node) =>
-        new(published, rid, node.Uri.ToString(), (node.TlsUri.ToString(), Path.Combine(node.TlsDirectory, "ca.pem")));
+        new(published, rid, node.Uri.ToString(), (node.TlsUri.ToString(), node.CaFile));
 
     /// <summary>Starts <paramref name="app"/> from the build its <paramref name="args"/> need (<see cref="AppClient.BuildFor"/>).</summary>
     public async Task<AppProcess> StartAsync(App app, string queue, int count, params string[] args)

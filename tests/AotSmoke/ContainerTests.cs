@@ -65,7 +65,7 @@ public sealed class ContainerTests(PublishedApps published, ContainerImages imag
         var bundle = await image.UnpackAsync(ct);
         var rootfs = Path.Combine(bundle, "rootfs");
         // The broker's test CA, put where the app can read it: /tmp inside the container.
-        File.Copy(Path.Combine(TestBroker.TlsDirectory, "ca.pem"), Path.Combine(rootfs, "tmp", "prewire-ca.pem"), overwrite: true);
+        File.Copy(TestBroker.CaFile, Path.Combine(rootfs, "tmp", "prewire-ca.pem"), overwrite: true);
 
         await using var process = Qemu.Emulates(rid)
             ? AppProcess.Start(Path.Combine(rootfs, config.Entrypoint[0].TrimStart('/')), Arguments(Path.Combine(rootfs, "tmp", "prewire-ca.pem")), rid: rid, sysRoot: rootfs)

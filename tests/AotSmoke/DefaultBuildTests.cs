@@ -99,7 +99,7 @@ public sealed class DefaultBuildTests(PublishedApps published)
         var (count, queue, broker) = (Rids.Scaled(rid, 2_000), $"prewire.own-client-tls.{rid}.{Guid.NewGuid():N}", TestBroker.Uri.ToString());
         var publisher = await published.GetSucceededAsync(App.Publisher, rid);
         var consumer = await published.GetSucceededAsync(App.Consumer, rid);
-        string[] overTls = ["--uri", TestBroker.TlsUri.ToString(), "--ca-file", Path.Combine(TestBroker.TlsDirectory, "ca.pem")];
+        string[] overTls = ["--uri", TestBroker.TlsUri.ToString(), "--ca-file", TestBroker.CaFile];
 
         await using (var publish = AppProcess.Start(publisher.ExecutablePath, [.. overTls, "--queue", queue, "--count", $"{count}", "--concurrency", "8"], rid: rid))
             await BrokerApps.AssertExitsAsync(publish, 0, TimeSpan.FromMinutes(3));

@@ -11,7 +11,7 @@ public sealed class RabbitMqTlsTests
     public async Task With_the_CA_file_it_connects_over_TLS_and_with_a_client_certificate_as_the_user_the_certificate_names()
     {
         var ct = TestContext.Current.CancellationToken;
-        var tls = new AmqpTlsOptions { CaFile = Path.Combine(TestBroker.TlsDirectory, "ca.pem") };
+        var tls = new AmqpTlsOptions { CaFile = TestBroker.CaFile };
         await using (var connection = await RabbitMqConnector.ConnectAsync(AmqpUri.Parse(TestBroker.TlsUri.OriginalString), "rabbitmq-tls-tests", ct, tls))
         {
             Assert.True(connection.IsOpen);

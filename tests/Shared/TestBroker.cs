@@ -25,6 +25,9 @@ public sealed class TestBroker : IAsyncDisposable
     /// <summary>The test node's TLS files (<see cref="BrokerNode.TlsDirectory"/>).</summary>
     public static string TlsDirectory => _node.Value.TlsDirectory;
 
+    /// <summary>The root CA the test node's amqps listener chains to (<see cref="BrokerNode.CaFile"/>).</summary>
+    public static string CaFile => _node.Value.CaFile;
+
     /// <summary>rabbitmqctl against the test node.</summary>
     public static Task CtlAsync(params string[] args) => _node.Value.CtlAsync(args);
 

@@ -91,7 +91,6 @@ public sealed class AmqpClientInteropTests
     public async Task What_our_publisher_sends_pika_receives_byte_for_byte_over_amqp_and_amqps(bool tls)
     {
         var ct = TestContext.Current.CancellationToken;
-        var caFile = Path.Combine(TestBroker.TlsDirectory, "ca.pem");
         var options = AmqpConsumerTests.Options(tls);
         await using var connection = await AmqpConnection.ConnectAsync(options, ct);
         var queue = await AmqpConsumerTests.NewQueueAsync(connection);
@@ -100,7 +99,7 @@ public sealed class AmqpClientInteropTests
 
         string[] args = [queue, sizes.Length.ToString(System.Globalization.CultureInfo.InvariantCulture)];
         var output = tls
-            ? await Pika.RunOverTlsAsync(TestBroker.TlsUri.OriginalString, caFile, "consume-sizes", args)
+            ? await Pika.RunOverTlsAsync(TestBroker.TlsUri.OriginalString, TestBroker.CaFile, "consume-sizes", args)
             : await Pika.RunAsync(TestBroker.Uri.OriginalString, "consume-sizes", args);
         var lines = output.Split('\n', StringSplitOptions.RemoveEmptyEntries).Select(line => JsonDocument.Parse(line).RootElement).ToList();
         Assert.Equal(sizes.Length, lines.Count);

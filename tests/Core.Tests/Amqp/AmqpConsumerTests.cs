@@ -17,7 +17,7 @@ public sealed class AmqpConsumerTests
         where T : AmqpConnectionOptions
     {
         options.Uri = AmqpUri.Parse(TestBroker.TlsUri.OriginalString);
-        options.Tls.CaFile = Path.Combine(TestBroker.TlsDirectory, "ca.pem");
+        options.Tls.CaFile = TestBroker.CaFile;
         return options;
     }
 
