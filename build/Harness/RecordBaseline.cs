@@ -51,22 +51,7 @@ public static class RecordBaseline
                 if (entry is null) return 1;
                 entries.Add(entry with { Figures = [.. entry.Figures.Select(Rounded)] });
                 if (previous is not null) moved.AddRange(previous.CheckCounts(entry));
-                rows.AddRange((entry.Instructions ?? []).Select(f => new[]
-                {
-                    build.App.Name, rid, $"{f.Name} (instructions)", f.Floor.ToString("N0", CultureInfo.InvariantCulture), f.App.ToString("N0", CultureInfo.InvariantCulture),
-                    f.Excess.ToString("N0", CultureInfo.InvariantCulture), StartupBaseline.InstructionToleranceFor(f.Name).ToString("'±'0%", CultureInfo.InvariantCulture),
-                }));
-                if (entry.Resources is { } r)
-                {
-                    rows.Add([build.App.Name, rid, "start: faults (minor + major), peak RSS", "", string.Create(CultureInfo.InvariantCulture, $"{r.MinorFaults:N0} + {r.MajorFaults:N0}, {r.PeakRssKb:N0} KB"), "",
-                        string.Create(CultureInfo.InvariantCulture, $"+{StartupBaseline.FaultTolerance:0%}, +{StartupBaseline.PeakRssTolerance:0%}")]);
-                }
-                rows.AddRange(entry.Figures.Select(f => new[]
-                {
-                    build.App.Name, rid, f.Name, Table.Ms(f.FloorMs), Table.Ms(f.AppMs),
-                    string.Create(CultureInfo.InvariantCulture, $"{f.ExcessMs:0.00} ms{(f.ExcessOffCpuMs is { } off ? $", {off:0.00} off the CPU" : "")}"),
-                    StartupBaseline.AllowanceMs(f, rid).ToString("'+'0.00 'ms'", CultureInfo.InvariantCulture),
-                }));
+                rows.AddRange(TableRows(entry, build.App.Name, rid));
             }
         }
 
@@ -80,6 +65,31 @@ public static class RecordBaseline
         foreach (var line in moved) output.WriteLine($"baseline: moved beyond the gate's tolerance: {line}");
         if (moved.Count > 0) output.WriteLine($"baseline: {moved.Count} counts moved beyond the gate's tolerance against the file this replaces; say why in the commit message");
         return 0;
+    }
+
+    /// <summary>The printed table's rows for one recorded entry: its counts, its start's resources and its timed figures, each beside what the gate allows.</summary>
+    private static IEnumerable<string[]> TableRows(BaselineEntry entry, string app, string rid)
+    {
+        foreach (var f in entry.Instructions ?? [])
+        {
+            yield return [
+                app, rid, $"{f.Name} (instructions)", f.Floor.ToString("N0", CultureInfo.InvariantCulture), f.App.ToString("N0", CultureInfo.InvariantCulture),
+                f.Excess.ToString("N0", CultureInfo.InvariantCulture), StartupBaseline.InstructionToleranceFor(f.Name).ToString("'±'0%", CultureInfo.InvariantCulture),
+            ];
+        }
+        if (entry.Resources is { } r)
+        {
+            yield return [app, rid, "start: faults (minor + major), peak RSS", "", string.Create(CultureInfo.InvariantCulture, $"{r.MinorFaults:N0} + {r.MajorFaults:N0}, {r.PeakRssKb:N0} KB"), "",
+                string.Create(CultureInfo.InvariantCulture, $"+{StartupBaseline.FaultTolerance:0%}, +{StartupBaseline.PeakRssTolerance:0%}")];
+        }
+        foreach (var f in entry.Figures)
+        {
+            yield return [
+                app, rid, f.Name, Table.Ms(f.FloorMs), Table.Ms(f.AppMs),
+                string.Create(CultureInfo.InvariantCulture, $"{f.ExcessMs:0.00} ms{(f.ExcessOffCpuMs is { } off ? $", {off:0.00} off the CPU" : "")}"),
+                StartupBaseline.AllowanceMs(f, rid).ToString("'+'0.00 'ms'", CultureInfo.InvariantCulture),
+            ];
+        }
     }
 
     /// <summary>Times allowed for a figure with the app under the floor (<see cref="StartupFigure.AppUnderFloor"/>) before the recording is refused.</summary>
