@@ -66,18 +66,14 @@ public abstract class BrokerReceiver<TDelivery>(BrokerConnection connection, Pip
             if (first == ended && !session.Closed.IsCompleted && !AmqpException.IsConnectionLoss(ended.Exception?.InnerException))
             {
                 // The broker ended the consumer itself (its queue was deleted): nothing to reconnect for.
-                Volatile.Write(ref _closing, 1);
-                if (Volatile.Read(ref _inFlight) == 0) _drained.TrySetResult();
-                await Task.WhenAny(_drained.Task, Task.Delay(DrainTimeout, CancellationToken.None)).ConfigureAwait(false);
+                await DrainAsync().ConfigureAwait(false);
                 var why = ended.Exception?.InnerException;
                 throw why as AmqpException ?? new AmqpException(AmqpExceptionKind.ConsumerCancelled, $"the consumer of {session.Options.Queue} ended: {why?.Message ?? "the broker cancelled it"}", why);
             }
             if (stopped)
             {
-                Volatile.Write(ref _closing, 1);
                 if (consumer is not null) await StopAsync(session, consumer).ConfigureAwait(false);
-                if (Volatile.Read(ref _inFlight) == 0) _drained.TrySetResult();
-                await Task.WhenAny(_drained.Task, Task.Delay(DrainTimeout, CancellationToken.None)).ConfigureAwait(false);
+                await DrainAsync().ConfigureAwait(false);
                 return Result();
             }
 
@@ -93,6 +89,17 @@ public abstract class BrokerReceiver<TDelivery>(BrokerConnection connection, Pip
         }
 
         ReceiveResult Result() => Progress with { Reconnects = connection.Reconnects - reconnectsBefore };
+    }
+
+    // Waits for the deliveries still being handled to be settled, at most DrainTimeout.
+    private Task<Task> DrainAsync()
+    {
+        // An exchange, not a volatile write: a full fence, as OnDeliveryAsync's decrement is, so that of
+        // this read and that one at least one sees the other's write. With a plain store the two could
+        // each miss the other (a store may pass a later load) and a stop would wait the whole timeout.
+        Interlocked.Exchange(ref _closing, 1);
+        if (Volatile.Read(ref _inFlight) == 0) _drained.TrySetResult();
+        return Task.WhenAny(_drained.Task, Task.Delay(DrainTimeout, CancellationToken.None));
     }
 
     /// <summary>
