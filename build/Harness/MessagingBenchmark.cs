@@ -28,6 +28,15 @@ public static class MessagingBenchmark
             builds[mode] = built;
         }
 
+        var measured = await MeasureAsync(builds, broker, runs, output).ConfigureAwait(false);
+        WriteMedians(measured, runs, output);
+        WriteRatios(measured, output);
+        return 0;
+    }
+
+    // Every size, client and build once per run, in that order, each run's row printed as it comes.
+    private static async Task<List<Measurement>> MeasureAsync(Dictionary<PublishMode, IReadOnlyDictionary<(App App, AmqpClients Clients), PublishResult>> builds, string broker, int runs, TextWriter output)
+    {
         var measured = new List<Measurement>();
         output.WriteLine();
         output.WriteLine("| run | body | build | client | end-to-end msgs/s | publisher msgs/s | publisher peak RSS | consumer peak RSS |");
@@ -50,7 +59,11 @@ public static class MessagingBenchmark
                 }
             }
         }
+        return measured;
+    }
 
+    private static void WriteMedians(List<Measurement> measured, int runs, TextWriter output)
+    {
         output.WriteLine();
         output.WriteLine($"Medians of {runs} runs ({Concurrency} publishes in flight; {string.Join(", ", _sizes.Select(s => $"{s.Count:N0} x {Body(s.Size)}"))}):");
         output.WriteLine();
@@ -67,7 +80,10 @@ public static class MessagingBenchmark
                 }
             }
         }
+    }
 
+    private static void WriteRatios(List<Measurement> measured, TextWriter output)
+    {
         output.WriteLine();
         output.WriteLine("Ratios of the medians (end-to-end msgs/s, publisher msgs/s, publisher peak RSS, consumer peak RSS):");
         output.WriteLine();
@@ -81,7 +97,6 @@ public static class MessagingBenchmark
             foreach (var client in AppClient.All.Select(c => c.Name))
                 output.WriteLine(RatioRow(size, $"AOT / JIT ({client})", Median(measured, size, PublishMode.Aot, client), Median(measured, size, PublishMode.Jit, client)));
         }
-        return 0;
     }
 
     private static string RatioRow(int size, string compared, Measurement a, Measurement b) =>

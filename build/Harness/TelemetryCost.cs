@@ -30,7 +30,20 @@ public static class TelemetryCost
         // Under qemu half the requests: each takes several times as long, and the window must still
         // outlast the Prometheus exporter's response cache (300 ms), or the second read repeats the first.
         var requests = Qemu.Emulates(rid) ? Requests / 2 : Requests;
-        var measured = new List<(string Row, bool On, double PerSecond, double Bytes)>();
+        var measured = await MeasureAsync(builds, endpointBuild, broker, runs, count, requests, output).ConfigureAwait(false);
+        output.WriteLine();
+        output.WriteLine(string.Create(CultureInfo.InvariantCulture,
+            $"{rid}{(Qemu.Emulates(rid) ? " under qemu" : "")}, medians of {runs} runs ({count:N0} messages of the Publisher's text, {Concurrency} in flight; {requests:N0} HttpEndpoint requests of 64 B one after another); on / off:"));
+        WriteOnOff(measured, output);
+        output.WriteLine();
+        output.WriteLine($"{DateTime.UtcNow:yyyy-MM-dd HH:mm} UTC, commit {await GitAsync().ConfigureAwait(false)}, {Environment.ProcessorCount} cores");
+        return 0;
+    }
+
+    // Off and on alternate, which first changing run by run; each run's rows printed as they come.
+    private static async Task<List<Figure>> MeasureAsync(IReadOnlyDictionary<(App App, AmqpClients Clients), PublishResult> builds, PublishResult endpointBuild, string broker, int runs, int count, int requests, TextWriter output)
+    {
+        var measured = new List<Figure>();
         output.WriteLine();
         output.WriteLine("| run | app | client | telemetry | msgs/s (requests/s) | B/message (B/request) | spans received |");
         output.WriteLine("|---:|---|---|---|---:|---:|---:|");
@@ -54,29 +67,27 @@ public static class TelemetryCost
 
                 void Add(string row, bool on, double perSecond, double bytes, int spans)
                 {
-                    measured.Add((row, on, perSecond, bytes));
+                    measured.Add(new Figure(row, on, perSecond, bytes));
                     output.WriteLine(string.Create(CultureInfo.InvariantCulture, $"| {run} | {row} | {(on ? "on" : "off")} | {perSecond:0} | {bytes:0} | {spans} |"));
                 }
             }
         }
+        return measured;
+    }
 
-        output.WriteLine();
-        output.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"{rid}{(Qemu.Emulates(rid) ? " under qemu" : "")}, medians of {runs} runs ({count:N0} messages of the Publisher's text, {Concurrency} in flight; {requests:N0} HttpEndpoint requests of 64 B one after another); on / off:"));
+    private static void WriteOnOff(List<Figure> measured, TextWriter output)
+    {
         output.WriteLine();
         output.WriteLine("| app | client | msgs/s off | msgs/s on | ratio | B/message off | B/message on | added |");
         output.WriteLine("|---|---|---:|---:|---:|---:|---:|---:|");
         foreach (var row in measured.Select(m => m.Row).Distinct())
         {
-            double Median(bool on, Func<(string Row, bool On, double PerSecond, double Bytes), double> figure) =>
+            double Median(bool on, Func<Figure, double> figure) =>
                 StartupRuns.Median(measured.Where(m => m.Row == row && m.On == on).Select(figure));
             var (offRate, onRate, offBytes, onBytes) = (Median(false, m => m.PerSecond), Median(true, m => m.PerSecond), Median(false, m => m.Bytes), Median(true, m => m.Bytes));
             output.WriteLine(string.Create(CultureInfo.InvariantCulture,
                 $"| {row} | {offRate:0} | {onRate:0} | {onRate / offRate:0.00}x | {offBytes:0} | {onBytes:0} | {onBytes - offBytes:+0;-0} |"));
         }
-        output.WriteLine();
-        output.WriteLine($"{DateTime.UtcNow:yyyy-MM-dd HH:mm} UTC, commit {await GitAsync().ConfigureAwait(false)}, {Environment.ProcessorCount} cores");
-        return 0;
     }
 
     // The spans the receiver got for a run: every one expected, or the run was not traced as it claims.
@@ -131,4 +142,6 @@ public static class TelemetryCost
     }
 
     private static async Task<string> GitAsync() => (await Tool.RunAsync("git", ["rev-parse", "--short", "HEAD"], Repo.Root).ConfigureAwait(false)).Output.Trim();
+
+    private sealed record Figure(string Row, bool On, double PerSecond, double Bytes);
 }
