@@ -195,52 +195,54 @@ public sealed class AppCommand
             return ExitCodes.Usage;
         }
 
-        _root.SetAction(async (parsed, _) =>
-        {
-            using var log = AppLogging.Create(parsed.GetValue(LogLevel), toStandardError: WantsJson(parsed));
-            // Left to the runtime, SIGTERM ends the process at once (exit 143): what a container
-            // runtime sends on stop would drop in-flight work. Both signals only ask the app to stop.
-            using var stopping = new CancellationTokenSource();
-            using var onTerm = PosixSignalRegistration.Create(PosixSignal.SIGTERM, Stop);
-            using var onInt = PosixSignalRegistration.Create(PosixSignal.SIGINT, Stop);
-            var cancellationToken = stopping.Token;
-            try
-            {
-                // Disposed once the run is over: it sends the run's last spans and metrics.
-                using var telemetry = AppTelemetry.Start(ServiceName, ConfigureTracing, ExportedMeters, log);
-                return await run(parsed, log, cancellationToken).ConfigureAwait(false);
-            }
-            catch (AppException e)
-            {
-                Console.Error.WriteLine($"error: {e.Message}");
-                return e.ExitCode;
-            }
-            catch (AmqpException e)
-            {
-                // Both clients word broker failures for people (the broker's address, never its password).
-                Console.Error.WriteLine($"error: {e.Message}");
-                return ExitCodes.Failure;
-            }
-            catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
-            {
-                return ExitCodes.Success;
-            }
-#pragma warning disable CA1031 // The last line of defence: one clear line, never a stack trace.
-            catch (Exception e)
-#pragma warning restore CA1031
-            {
-                Console.Error.WriteLine($"error: {e.GetType().Name}: {e.Message}");
-                return ExitCodes.Failure;
-            }
-
-            void Stop(PosixSignalContext signal)
-            {
-                signal.Cancel = true;
-                stopping.Cancel();
-            }
-        });
-        // The signals are handled above; System.CommandLine's own Ctrl+C handling would end the process after a timeout.
+        _root.SetAction((parsed, _) => RunAsync(parsed, run));
+        // The signals are handled in RunAsync; System.CommandLine's own Ctrl+C handling would end the process after a timeout.
         return result.Invoke(new InvocationConfiguration { EnableDefaultExceptionHandler = false, ProcessTerminationTimeout = null });
+    }
+
+    private async Task<int> RunAsync(ParseResult parsed, Func<ParseResult, ILogger, CancellationToken, Task<int>> run)
+    {
+        using var log = AppLogging.Create(parsed.GetValue(LogLevel), toStandardError: WantsJson(parsed));
+        // Left to the runtime, SIGTERM ends the process at once (exit 143): what a container
+        // runtime sends on stop would drop in-flight work. Both signals only ask the app to stop.
+        using var stopping = new CancellationTokenSource();
+        using var onTerm = PosixSignalRegistration.Create(PosixSignal.SIGTERM, Stop);
+        using var onInt = PosixSignalRegistration.Create(PosixSignal.SIGINT, Stop);
+        var cancellationToken = stopping.Token;
+        try
+        {
+            // Disposed once the run is over: it sends the run's last spans and metrics.
+            using var telemetry = AppTelemetry.Start(ServiceName, ConfigureTracing, ExportedMeters, log);
+            return await run(parsed, log, cancellationToken).ConfigureAwait(false);
+        }
+        catch (AppException e)
+        {
+            Console.Error.WriteLine($"error: {e.Message}");
+            return e.ExitCode;
+        }
+        catch (AmqpException e)
+        {
+            // Both clients word broker failures for people (the broker's address, never its password).
+            Console.Error.WriteLine($"error: {e.Message}");
+            return ExitCodes.Failure;
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            return ExitCodes.Success;
+        }
+#pragma warning disable CA1031 // The last line of defence: one clear line, never a stack trace.
+        catch (Exception e)
+#pragma warning restore CA1031
+        {
+            Console.Error.WriteLine($"error: {e.GetType().Name}: {e.Message}");
+            return ExitCodes.Failure;
+        }
+
+        void Stop(PosixSignalContext signal)
+        {
+            signal.Cancel = true;
+            stopping.Cancel();
+        }
     }
 
     internal ParseResult Parse(string[] args)
