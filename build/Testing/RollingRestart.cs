@@ -36,21 +36,11 @@ public static partial class RollingRestart
             log.WriteLine($"rolling restart: cluster of 3, 2 endpoints, 2 consumers up; posting {rate}/s for {load.TotalSeconds:0} s");
 
             using var client = new RollingLoad([.. instances.Where(i => i.Address is not null).Select(i => i.Address!)], rate);
-            var (restarting, windows) = (true, new List<(double From, double To)>());
+            var restarting = true;
             var posting = client.RunAsync(() => !restarting && client.Now >= load, cancellationToken);
             var firstRestart = Math.Max(3, load.TotalSeconds / 8);
             await Task.Delay(TimeSpan.FromSeconds(firstRestart), cancellationToken).ConfigureAwait(false);
-
-            var steps = instances.Select(i => (i.Name, (Func<Task>)(() => i.RestartAsync(cancellationToken))))
-                .Concat(Enumerable.Range(1, 3).Select(n => ($"node-{n}", (Func<Task>)(() => cluster.RestartAsync(n)))));
-            foreach (var (name, restart) in steps)
-            {
-                var from = client.Now.TotalSeconds;
-                await restart().ConfigureAwait(false);
-                windows.Add((from, client.Now.TotalSeconds));
-                log.WriteLine(string.Create(CultureInfo.InvariantCulture, $"rolling restart: {name} restarted in {client.Now.TotalSeconds - from:0.0} s (at {from:0.0} s)"));
-                await Task.Delay(TimeSpan.FromSeconds(1), cancellationToken).ConfigureAwait(false);
-            }
+            var windows = await RestartEachAsync(instances, cluster, client, log, cancellationToken).ConfigureAwait(false);
             restarting = false;
             await posting.ConfigureAwait(false);
 
@@ -71,6 +61,24 @@ public static partial class RollingRestart
         {
             foreach (var instance in instances) await instance.DisposeAsync().ConfigureAwait(false);
         }
+    }
+
+    // Each app instance in turn, then each node as the operator rolls them, a second apart; when each
+    // restart began and ended, on the load client's clock.
+    private static async Task<List<(double From, double To)>> RestartEachAsync(Instance[] instances, BrokerCluster cluster, RollingLoad client, TextWriter log, CancellationToken cancellationToken)
+    {
+        var windows = new List<(double From, double To)>();
+        var steps = instances.Select(i => (i.Name, (Func<Task>)(() => i.RestartAsync(cancellationToken))))
+            .Concat(Enumerable.Range(1, 3).Select(n => ($"node-{n}", (Func<Task>)(() => cluster.RestartAsync(n)))));
+        foreach (var (name, restart) in steps)
+        {
+            var from = client.Now.TotalSeconds;
+            await restart().ConfigureAwait(false);
+            windows.Add((from, client.Now.TotalSeconds));
+            log.WriteLine(string.Create(CultureInfo.InvariantCulture, $"rolling restart: {name} restarted in {client.Now.TotalSeconds - from:0.0} s (at {from:0.0} s)"));
+            await Task.Delay(TimeSpan.FromSeconds(1), cancellationToken).ConfigureAwait(false);
+        }
+        return windows;
     }
 
     // The Consumers' handler writes one line per message handled; the load client's id is its text.
