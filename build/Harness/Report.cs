@@ -102,8 +102,8 @@ public static class Report
         var (aotRuns, treeRuns) = (new List<WarmupRun>(), new List<WarmupRun>());
         for (var i = 0; i < runsHere; i++)
         {
-            aotRuns.Add(await WarmupRun.RunAsync(aot.ExecutablePath, rid).ConfigureAwait(false));
-            treeRuns.Add(await WarmupRun.RunAsync(expressionTree.ExecutablePath, rid).ConfigureAwait(false));
+            aotRuns.Add(await WarmupRun.TimedAsync(aot.ExecutablePath, rid).ConfigureAwait(false));
+            treeRuns.Add(await WarmupRun.TimedAsync(expressionTree.ExecutablePath, rid).ConfigureAwait(false));
         }
 
         // The Publisher through AmqpPublisher and the broker; the Consumer's deliveries and the HttpEndpoint's requests in-process.

@@ -27,7 +27,7 @@ public sealed class WarmupTests(PublishedApps published)
         var runs = modes.Select(_ => new List<WarmupRun>()).ToArray();
         for (var i = 0; i < (Qemu.Emulates(rid) ? 3 : Runs); i++)
         {
-            for (var b = 0; b < builds.Count; b++) runs[b].Add(await WarmupRun.RunAsync(builds[b].ExecutablePath, rid));
+            for (var b = 0; b < builds.Count; b++) runs[b].Add(await WarmupRun.TimedAsync(builds[b].ExecutablePath, rid));
         }
         var (aot, jit, expressionTree) = (WarmupRun.Median(runs[0]), WarmupRun.Median(runs[1]), WarmupRun.Median(runs[2]));
         Assert.Equal(("prewired", "prewired", "expression-tree"), (runs[0][0].Builder, runs[1][0].Builder, runs[2][0].Builder));
