@@ -41,8 +41,8 @@ public static class MessagingBenchmark
     {
         var measured = new List<Measurement>();
         output.WriteLine();
-        output.WriteLine("| run | body | build | client | end-to-end msgs/s | latency p50 | publisher msgs/s | publisher peak RSS | consumer peak RSS |");
-        output.WriteLine("|---:|---:|---|---|---:|---:|---:|---:|---:|");
+        output.WriteLine($"| run | body | build | client | {FigureHeader}");
+        output.WriteLine($"|---:|---:|---|---|{FigureRule}");
         for (var run = 1; run <= runs; run++)
         {
             foreach (var (size, count) in _sizes)
@@ -56,7 +56,7 @@ public static class MessagingBenchmark
                             result.Consumer.GetProperty("endToEndP50Ms").GetDouble(), result.Publisher.GetProperty("msgsPerSecond").GetDouble(),
                             result.Publisher.GetProperty("peakRssMb").GetDouble(), result.Consumer.GetProperty("peakRssMb").GetDouble());
                         measured.Add(m);
-                        output.WriteLine($"| {run} | {Body(size)} | {mode} | {client} | {m.EndToEnd:0} | {m.Latency:0.0} ms | {m.Published:0} | {m.PublisherRss:0.0} MB | {m.ConsumerRss:0.0} MB |");
+                        output.WriteLine($"| {run} | {Body(size)} | {mode} | {client} | {Figures(m)}");
                     }
                 }
             }
@@ -69,8 +69,8 @@ public static class MessagingBenchmark
         output.WriteLine();
         output.WriteLine($"Medians of {runs} runs ({Concurrency} publishes in flight; {string.Join(", ", _sizes.Select(s => $"{s.Count:N0} x {Body(s.Size)}"))}):");
         output.WriteLine();
-        output.WriteLine("| body | build | client | end-to-end msgs/s | latency p50 | publisher msgs/s | publisher peak RSS | consumer peak RSS |");
-        output.WriteLine("|---:|---|---|---:|---:|---:|---:|---:|");
+        output.WriteLine($"| body | build | client | {FigureHeader}");
+        output.WriteLine($"|---:|---|---|{FigureRule}");
         foreach (var (size, _) in _sizes)
         {
             foreach (var mode in _modes)
@@ -78,7 +78,7 @@ public static class MessagingBenchmark
                 foreach (var client in AppClient.All.Select(c => c.Name))
                 {
                     var m = Median(measured, size, mode, client);
-                    output.WriteLine($"| {Body(size)} | {mode} | {client} | {m.EndToEnd:0} | {m.Latency:0.0} ms | {m.Published:0} | {m.PublisherRss:0.0} MB | {m.ConsumerRss:0.0} MB |");
+                    output.WriteLine($"| {Body(size)} | {mode} | {client} | {Figures(m)}");
                 }
             }
         }
@@ -89,8 +89,8 @@ public static class MessagingBenchmark
         output.WriteLine();
         output.WriteLine("Ratios of the medians (end-to-end msgs/s, latency p50, publisher msgs/s, publisher peak RSS, consumer peak RSS):");
         output.WriteLine();
-        output.WriteLine("| body | compared | end-to-end msgs/s | latency p50 | publisher msgs/s | publisher peak RSS | consumer peak RSS |");
-        output.WriteLine("|---:|---|---:|---:|---:|---:|---:|");
+        output.WriteLine($"| body | compared | {FigureHeader}");
+        output.WriteLine($"|---:|---|{FigureRule}");
         var (official, zeroCopy) = (AppClient.RabbitMQ.Name, AppClient.Prewire.Name);
         foreach (var (size, _) in _sizes)
         {
@@ -100,6 +100,12 @@ public static class MessagingBenchmark
                 output.WriteLine(RatioRow(size, $"AOT / JIT ({client})", Median(measured, size, PublishMode.Aot, client), Median(measured, size, PublishMode.Jit, client)));
         }
     }
+
+    // The figures' columns, the same in each table: a run's, a median's, a ratio's.
+    private const string FigureHeader = "end-to-end msgs/s | latency p50 | publisher msgs/s | publisher peak RSS | consumer peak RSS |";
+    private const string FigureRule = "---:|---:|---:|---:|---:|";
+
+    private static string Figures(Measurement m) => $"{m.EndToEnd:0} | {m.Latency:0.0} ms | {m.Published:0} | {m.PublisherRss:0.0} MB | {m.ConsumerRss:0.0} MB |";
 
     private static string RatioRow(int size, string compared, Measurement a, Measurement b) =>
         string.Create(CultureInfo.InvariantCulture,
