@@ -4,7 +4,6 @@ using System.IO.Pipelines;
 using System.Net;
 using System.Net.Security;
 using System.Net.Sockets;
-using System.Runtime.CompilerServices;
 using System.Security.Authentication;
 
 namespace Prewire.Transport.Internal;
@@ -237,12 +236,26 @@ internal sealed partial class SocketConnection : IDuplexPipe, IAsyncDisposable
                 if (Volatile.Read(ref _aborted) != 0) break; // a cancelled read is an abort or a direct send's wake-up
                 if (read)
                 {
-                    await SendAllAsync(sender, tls, result.Buffer).ConfigureAwait(false);
+                    var buffer = result.Buffer;
+                    if (tls is not null)
+                    {
+                        await tls.WriteAsync(buffer).ConfigureAwait(false);
+                        await tls.FlushAsync().ConfigureAwait(false);
+                        buffer = default;
+                    }
+                    while (!buffer.IsEmpty) buffer = buffer.Slice(await sender.SendAsync(_socket, buffer).ConfigureAwait(false));
                     reader.AdvanceTo(result.Buffer.End);
                     if (result.IsCompleted) break;
                 }
                 if (direct is null) continue;
-                await SendAllAsync(sender, tls, direct.TakePart()).ConfigureAwait(false);
+                var part = direct.TakePart();
+                if (tls is not null)
+                {
+                    await tls.WriteAsync(part).ConfigureAwait(false);
+                    await tls.FlushAsync().ConfigureAwait(false);
+                    part = default;
+                }
+                while (!part.IsEmpty) part = part.Slice(await sender.SendAsync(_socket, part).ConfigureAwait(false));
                 if (!direct.IsDone) continue;
                 direct.Complete(null);
                 direct = null;
@@ -256,20 +269,6 @@ internal sealed partial class SocketConnection : IDuplexPipe, IAsyncDisposable
         }
         EndDirectSends(direct, error);
         await reader.CompleteAsync(error).ConfigureAwait(false);
-    }
-
-    // All of it out, through TLS when the connection has it (flushed at once: each batch is whole). Its
-    // box, when a send waits for room, comes from a pool: the send loop allocates nothing per message.
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
-    private async ValueTask SendAllAsync(SocketSender sender, TlsWriter? tls, ReadOnlySequence<byte> bytes)
-    {
-        if (tls is not null)
-        {
-            await tls.WriteAsync(bytes).ConfigureAwait(false);
-            await tls.FlushAsync().ConfigureAwait(false);
-            return;
-        }
-        while (!bytes.IsEmpty) bytes = bytes.Slice(await sender.SendAsync(_socket, bytes).ConfigureAwait(false));
     }
 
     private bool TryDequeueDirect([NotNullWhen(true)] out DirectSend? direct)
