@@ -4,14 +4,15 @@
 # uses is its own and not the broker's. Per app and message: CPU (perf stat's task-clock), user and
 # system time (getrusage), context switches (perf stat), and msg/s from the app's --json report.
 #
-#   [PIN=no] benchmarks/app-cpu.sh ROUNDS COUNT LABEL=DIR[,client][,VAR=VALUE...] ...
+#   [PIN=no] [SIZE=BYTES] benchmarks/app-cpu.sh ROUNDS COUNT LABEL=DIR[,client][,VAR=VALUE...] ...
 #
 # DIR holds Publisher/Prewire.Publisher and Consumer/Prewire.Consumer (as client-instructions.sh takes
 # them); client is prewire (the default) or rabbitmq (a build with -p:PrewireAmqpClient=Both); VAR=VALUE
 # sets an environment variable for both apps, e.g. DOTNET_ThreadPool_UnfairSemaphoreSpinLimit=0. Each
 # round publishes COUNT messages with 16 awaiting confirms, then drains them with the Consumer.
 # Prints each run and the medians. Needs 2 cores or more and an otherwise idle machine. PIN=no runs
-# the broker and the app unpinned, sharing the cores as they would without taskset.
+# the broker and the app unpinned, sharing the cores as they would without taskset. SIZE sets the
+# Publisher's --size (the body's bytes; the text alone when not given).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:?ROUNDS} count=${2:?COUNT}; shift 2
@@ -48,7 +49,7 @@ for round in $(seq "$rounds"); do
     queue=bench.cpu.$label.$round.$RANDOM
     for app in Publisher Consumer; do
       args=(--uri "$RABBITMQ_URI" --queue "$queue" --count "$count" --client "$client")
-      [[ $app == Publisher ]] && args+=(--concurrency 16)
+      [[ $app == Publisher ]] && args+=(--concurrency 16 --size "${SIZE:-0}")
       line=$(measure "$dir/$app/Prewire.$app" "${args[@]}")
       echo "$label $app $round $line" >>"$results"
       echo "| $round | $label | $app | ${line// / | } |"
@@ -70,4 +71,4 @@ for spec in "$@"; do
   done
 done
 echo
-echo "$(date -u '+%F %H:%M UTC'), commit $(git rev-parse --short HEAD), $(nproc) cores, $placement"
+echo "$(date -u '+%F %H:%M UTC'), commit $(git rev-parse --short HEAD), $(nproc) cores, $placement, bodies of ${SIZE:-0} B (0: the text alone)"

@@ -19,6 +19,9 @@ internal sealed partial class BrokerApps(PublishedApps published, string rid, st
     /// <summary>Variables every app started here gets (an OTLP endpoint, say), beside the inherited ones.</summary>
     public IReadOnlyDictionary<string, string>? Environment { get; init; }
 
+    /// <summary>A command every app started here runs under, its arguments first (GNU time, say).</summary>
+    public IReadOnlyList<string>? Launcher { get; init; }
+
     private string[] Connect => tls is { } over ? ["--uri", over.Uri, "--ca-file", over.CaFile] : ["--uri", broker];
 
     /// <summary>The apps of <paramref name="rid"/> on the node's amqps:// listener.</summary>
@@ -29,7 +32,7 @@ internal sealed partial class BrokerApps(PublishedApps published, string rid, st
     public async Task<AppProcess> StartAsync(App app, string queue, int count, params string[] args)
     {
         var build = await published.GetSucceededAsync(app, rid, PublishMode.Aot, AppClient.BuildFor(args));
-        return AppProcess.Start(build.ExecutablePath, [.. Connect, "--queue", queue, "--count", $"{count}", .. args], Environment, rid: rid);
+        return AppProcess.Start(build.ExecutablePath, [.. Connect, "--queue", queue, "--count", $"{count}", .. args], Environment, rid: rid, launcher: Launcher);
     }
 
     /// <summary>Starts <paramref name="app"/> without a count: the Consumer as a worker, running until it is stopped.</summary>
