@@ -16,7 +16,9 @@
 # CLIENT=rabbitmq publishes with RabbitMQ.Client (built in with -p:PrewireAmqpClient=Both) instead of
 # Prewire's client, the default.
 # SCENARIOS (default "live post-256 post-65536") and CASES (default "aot aot-inline jit", aot first:
-# the ratios are to it; the POST scenarios add the baseline unless CASES is given) narrow a run.
+# the ratios are to it; the POST scenarios add the baseline unless CASES is given) narrow a run;
+# CASES may add aot-workstation: the NativeAOT build on workstation GC (DOTNET_gcServer=0), not the
+# Web SDK's server GC.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
@@ -95,6 +97,7 @@ for run in $(seq 1 "$runs"); do
       [[ ${CLIENT:-} == rabbitmq ]] && args=(--client rabbitmq)
       [[ $case == jit ]] && binary=$out/jit/Prewire.HttpEndpoint
       [[ $case == aot-inline ]] && { args+=(--inline-scheduling); env_extra=(DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1); }
+      [[ $case == aot-workstation ]] && env_extra=(DOTNET_gcServer=0)
       queue=bench.http.$RANDOM$RANDOM
       if [[ $case == baseline* ]]; then
         "$out/baseline/Prewire.KestrelBaseline" "http://127.0.0.1:$port" >"$out/server.log" 2>&1 &
