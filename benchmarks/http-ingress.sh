@@ -138,7 +138,7 @@ done
 median() { grep "^$1 $2 " "$results" | awk -v col="$3" '{print $col}' | sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a/b}'; }
 echo
-echo "Medians of $runs runs ($connections connections, ${seconds} s each${PIN:+, wrk pinned to CPU 1}, ${CLIENT:-RabbitMQ.Client}); ratios of the medians:"
+echo "Medians of $runs runs ($connections connections, ${seconds} s each${PIN:+, wrk pinned to CPU 1}, $([[ ${CLIENT:-} == rabbitmq ]] && echo RabbitMQ.Client || echo "Prewire's client")); ratios of the medians:"
 echo
 echo "| scenario | case | requests/s | p99 | peak RSS | allocated / request | requests/s vs AOT | p99 vs AOT | RSS vs AOT |"
 echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
