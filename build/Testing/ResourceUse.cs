@@ -19,8 +19,16 @@ public static class ResourceUse
     /// <summary>One run's faults and peak RSS.</summary>
     public static async Task<ResourceFigure> MeasureAsync(string executable, string rid, IReadOnlyList<string> args, bool stopAtReady)
     {
-        var output = await WatchedRun.RunAsync(executable, rid, args, stopAtReady,
-            file => [GnuTime, "--format=%R %F %M", $"--output={file}"], 1, launcherForks: true).ConfigureAwait(false);
+        var output = await WatchedRun.RunAsync(executable, rid, args, stopAtReady, Launcher, 1, launcherForks: true).ConfigureAwait(false);
+        return Read(output);
+    }
+
+    /// <summary>GNU time as a launcher, writing a run's faults and peak RSS to <paramref name="outputFile"/> (<see cref="Read"/> reads them).</summary>
+    public static IReadOnlyList<string> Launcher(string outputFile) => [GnuTime, "--format=%R %F %M", $"--output={outputFile}"];
+
+    /// <summary>The figures <see cref="Launcher"/> wrote: its last line.</summary>
+    public static ResourceFigure Read(string output)
+    {
         var fields = output.Trim().Split('\n')[^1].Split(' ');
         return new ResourceFigure(Parse(fields[0]), Parse(fields[1]), Parse(fields[2]));
 

@@ -183,12 +183,12 @@ public sealed class MessagingTests(PublishedApps published)
         try
         {
             await Apps(Repo.HostRid).PublishAsync(queue, count, "--concurrency", "16", "--size", "65536");
-            var timed = new BrokerApps(published, Repo.HostRid, TestBroker.Uri.ToString()) { Launcher = [ResourceUse.GnuTime, "--format=%R", $"--output={faults}"] };
+            var timed = new BrokerApps(published, Repo.HostRid, TestBroker.Uri.ToString()) { Launcher = ResourceUse.Launcher(faults) };
             var consumed = await timed.ConsumeAsync(queue, count);
             Assert.Equal(count, BrokerApps.Acknowledged(consumed, count));
             await timed.AssertQueuesEmptyAsync(queue);
 
-            var minor = long.Parse(File.ReadAllText(faults).Trim().Split('\n')[^1], System.Globalization.CultureInfo.InvariantCulture);
+            var minor = ResourceUse.Read(File.ReadAllText(faults)).MinorFaults;
             TestContext.Current.TestOutputHelper?.WriteLine($"{minor:N0} minor faults over {count:N0} messages of 64 KiB, start included");
             // A quarter of the 32 pages each string spans: the start's ~1,000 and the heap's growth fit well under.
             Assert.True(minor < 8L * count, $"the Consumer took {minor:N0} minor page faults over {count:N0} messages of 64 KiB ({(double)minor / count:0.#} each); fewer than 8 each expected");
