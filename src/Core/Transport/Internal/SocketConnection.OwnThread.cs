@@ -25,7 +25,7 @@ internal sealed partial class SocketConnection
         {
             return await connected.Task.WaitAsync(token).ConfigureAwait(false);
         }
-        catch (Exception e) when (e is SocketException or OperationCanceledException)
+        catch (Exception e) when (e is SocketException or OperationCanceledException or TimeoutException)
         {
             // A connection the thread makes after this is closed by it.
             connected.TrySetCanceled(CancellationToken.None);
@@ -75,6 +75,9 @@ internal sealed partial class SocketConnection
             {
                 socket.Dispose();
                 cancellationToken.ThrowIfCancellationRequested();
+                // The send timeout and the caller's timer both end at the deadline, so either one is the connect timeout
+                // (a CI run saw the kernel's come first, "Connection timed out"). Its timer may end a tick (4-10 ms) early.
+                if (e is SocketException { SocketErrorCode: SocketError.TimedOut } && Environment.TickCount64 >= deadline - 20) throw new TimeoutException();
                 // The synchronous connect's message names the endpoint; the caller's names it already.
                 failure = new SocketException((int)(e is SocketException socketError ? socketError.SocketErrorCode : SocketError.OperationAborted));
             }
