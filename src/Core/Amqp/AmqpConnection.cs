@@ -95,8 +95,11 @@ public sealed partial class AmqpConnection : IAsyncDisposable
         {
             throw new IOException(tls!.Describe($"{address.Host}:{address.Port}", e), e);
         }
-        catch (OperationCanceledException) when (tls is not null && !cancellationToken.IsCancellationRequested)
+        catch (OperationCanceledException e) when (!cancellationToken.IsCancellationRequested)
         {
+            // The handshake's limit, shorter than the transport's connect timeout (an app's --connect-timeout 2
+            // against its 10 s), ended the connect: a broker that never answers, in the transport's words.
+            if (tls is null) throw SocketConnection.CannotConnect($"{address.Host}:{address.Port}", e, options.HandshakeTimeout);
             throw new IOException($"{address} did not complete the TLS handshake within {options.HandshakeTimeout.TotalSeconds:0.#} s");
         }
         var connection = new AmqpConnection(transport, options) { _external = tls?.ClientCertificate is not null };

@@ -1,5 +1,6 @@
 using Prewire.Amqp;
 using Prewire.Messaging.Internal;
+using Prewire.Transport;
 
 namespace Prewire.Messaging;
 
@@ -37,7 +38,16 @@ public sealed class AmqpSession : BrokerSession
         AmqpConnection connection;
         try
         {
-            connection = await AmqpConnection.ConnectAsync(new AmqpConnectionOptions { Uri = uri, ClientName = options.ClientName, Tls = options.Tls, HandshakeTimeout = options.ConnectTimeout }, cancellationToken).ConfigureAwait(false);
+            // The limit is the whole open's, TCP included: the transport's own 10 s would cut a longer one short.
+            var connect = new AmqpConnectionOptions
+            {
+                Uri = uri,
+                ClientName = options.ClientName,
+                Tls = options.Tls,
+                HandshakeTimeout = options.ConnectTimeout,
+                Transport = new SocketConnectionOptions { ConnectTimeout = options.ConnectTimeout },
+            };
+            connection = await AmqpConnection.ConnectAsync(connect, cancellationToken).ConfigureAwait(false);
         }
         catch (IOException e)
         {

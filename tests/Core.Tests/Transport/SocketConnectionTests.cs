@@ -6,6 +6,7 @@ using System.Net.Sockets;
 using Prewire.Framing;
 using Prewire.Framing.Internal;
 using Prewire.Framing.Internal.Methods;
+using Prewire.Testing;
 using Prewire.Transport.Internal;
 
 namespace Prewire.Transport;
@@ -80,7 +81,7 @@ public sealed class SocketConnectionTests
     [MemberData(nameof(ReceiveThreads))]
     public async Task A_peer_that_never_answers_fails_after_the_connect_timeout(bool ownThread)
     {
-        using var silent = new SilentListener();
+        using var silent = new UnansweredPort();
         var options = new SocketConnectionOptions { ConnectTimeout = TimeSpan.FromSeconds(1), ReceiveOnOwnThread = ownThread };
         var started = Stopwatch.GetTimestamp();
 
@@ -94,7 +95,7 @@ public sealed class SocketConnectionTests
     [MemberData(nameof(ReceiveThreads))]
     public async Task A_cancelled_connect_stops_without_waiting_for_its_timeout(bool ownThread)
     {
-        using var silent = new SilentListener();
+        using var silent = new UnansweredPort();
         var options = new SocketConnectionOptions { ConnectTimeout = TimeSpan.FromSeconds(30), ReceiveOnOwnThread = ownThread };
         using var cancel = CancellationTokenSource.CreateLinkedTokenSource(TestContext.Current.CancellationToken);
         cancel.CancelAfter(TimeSpan.FromMilliseconds(300));
@@ -346,34 +347,6 @@ public sealed class SocketConnectionTests
     /// A listener whose backlog is full and which never accepts: Linux drops a further SYN, so a connect
     /// to it waits until the client gives up.
     /// </summary>
-    private sealed class SilentListener : IDisposable
-    {
-        private readonly Socket _listener = new(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
-        private readonly List<Socket> _queued = [];
-
-        public SilentListener()
-        {
-            _listener.Bind(new IPEndPoint(IPAddress.Loopback, 0));
-            _listener.Listen(0);
-            // A backlog of 0 still queues one connection (two on some kernels): fill it.
-            for (var i = 0; i < 3; i++)
-            {
-                var client = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
-                _ = client.ConnectAsync(_listener.LocalEndPoint!);
-                _queued.Add(client);
-            }
-            Thread.Sleep(200);
-        }
-
-        public int Port => ((IPEndPoint)_listener.LocalEndPoint!).Port;
-
-        public void Dispose()
-        {
-            foreach (var client in _queued) client.Dispose();
-            _listener.Dispose();
-        }
-    }
-
     /// <summary>A one-client loopback server: echoes, or holds bytes unread until told to drain.</summary>
     private sealed class EchoServer : IDisposable
     {

@@ -104,7 +104,7 @@ internal sealed partial class SocketConnection : IDuplexPipe, IAsyncDisposable
         return new SocketConnection(socket, stream, endpoint, options);
     }
 
-    private static IOException CannotConnect(string endpoint, Exception failure, TimeSpan timeout)
+    internal static IOException CannotConnect(string endpoint, Exception failure, TimeSpan timeout)
     {
         var reason = failure is SocketException socketError ? socketError.Message : $"no answer within {timeout.TotalSeconds:0.#} s";
         return new IOException($"cannot connect to {endpoint}: {reason}", failure);
