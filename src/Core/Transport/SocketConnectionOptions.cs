@@ -30,7 +30,7 @@ public sealed class SocketConnectionOptions
     /// <remarks>Defaults to <see langword="true"/>.</remarks>
     public bool NoDelay { get; set; } = true;
 
-    /// <summary>How long connecting waits for the peer to accept.</summary>
+    /// <summary>How long connecting waits for the peer to accept and, over TLS, to finish the handshake.</summary>
     /// <remarks>Defaults to 10 seconds.</remarks>
     public TimeSpan ConnectTimeout { get; set; } = TimeSpan.FromSeconds(10);
 

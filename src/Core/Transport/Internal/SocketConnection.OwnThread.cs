@@ -14,13 +14,13 @@ internal sealed partial class SocketConnection
     private readonly TaskCompletionSource? _receiveEnded;
     private volatile bool _engineWatches;
 
-    private static async Task<SocketConnection> ConnectOnOwnThreadAsync(string host, int port, string endpoint, SocketConnectionOptions options, CancellationToken cancellationToken)
+    private static async Task<SocketConnection> ConnectOnOwnThreadAsync(string host, int port, string endpoint, SocketConnectionOptions options, TimeSpan limit, CancellationToken cancellationToken)
     {
         var connected = new TaskCompletionSource<SocketConnection>(TaskCreationOptions.RunContinuationsAsynchronously);
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        timeout.CancelAfter(options.ConnectTimeout);
+        timeout.CancelAfter(limit);
         var token = timeout.Token;
-        new Thread(() => ConnectThenReceive(host, port, endpoint, options, connected, token)) { IsBackground = true, Name = "Prewire receive" }.UnsafeStart();
+        new Thread(() => ConnectThenReceive(host, port, endpoint, options, limit, connected, token)) { IsBackground = true, Name = "Prewire receive" }.UnsafeStart();
         try
         {
             return await connected.Task.WaitAsync(token).ConfigureAwait(false);
@@ -30,16 +30,16 @@ internal sealed partial class SocketConnection
             // A connection the thread makes after this is closed by it.
             connected.TrySetCanceled(CancellationToken.None);
             if (e is OperationCanceledException && cancellationToken.IsCancellationRequested) throw;
-            throw CannotConnect(endpoint, e, options.ConnectTimeout);
+            throw CannotConnect(endpoint, e, limit);
         }
     }
 
-    private static void ConnectThenReceive(string host, int port, string endpoint, SocketConnectionOptions options, TaskCompletionSource<SocketConnection> connected, CancellationToken cancellationToken)
+    private static void ConnectThenReceive(string host, int port, string endpoint, SocketConnectionOptions options, TimeSpan limit, TaskCompletionSource<SocketConnection> connected, CancellationToken cancellationToken)
     {
         SocketConnection connection;
         try
         {
-            connection = new SocketConnection(Connect(host, port, options, cancellationToken), null, endpoint, options, ownThread: true);
+            connection = new SocketConnection(Connect(host, port, options, limit, cancellationToken), null, endpoint, options, ownThread: true);
         }
         catch (Exception e)
         {
@@ -50,11 +50,11 @@ internal sealed partial class SocketConnection
         connection.ReceiveOnThisThread();
     }
 
-    private static Socket Connect(string host, int port, SocketConnectionOptions options, CancellationToken cancellationToken)
+    private static Socket Connect(string host, int port, SocketConnectionOptions options, TimeSpan limit, CancellationToken cancellationToken)
     {
         // An address literal needs no resolver; a name's addresses are tried in the order it gives them.
         IPAddress[] addresses = IPAddress.TryParse(host, out var literal) ? [literal] : Dns.GetHostAddresses(host);
-        var deadline = Environment.TickCount64 + (long)options.ConnectTimeout.TotalMilliseconds;
+        var deadline = Environment.TickCount64 + (long)limit.TotalMilliseconds;
         SocketException? failure = null;
         foreach (var address in addresses)
         {

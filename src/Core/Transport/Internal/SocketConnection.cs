@@ -60,41 +60,52 @@ internal sealed partial class SocketConnection : IDuplexPipe, IAsyncDisposable
     /// <summary>What to send. <c>FlushAsync</c> waits while more than <see cref="SocketConnectionOptions.MaxWriteBufferSize"/> is unsent.</summary>
     public PipeWriter Output => _output.Writer;
 
-    /// <summary>Connects to <paramref name="host"/>:<paramref name="port"/>, then, given <paramref name="tls"/>, shakes hands over TLS.</summary>
-    /// <exception cref="IOException">The peer could not be reached; the message names it.</exception>
+    /// <summary>
+    /// Connects to <paramref name="host"/>:<paramref name="port"/>, then, given <paramref name="tls"/>, shakes hands over TLS,
+    /// both within <paramref name="timeout"/> (<see cref="SocketConnectionOptions.ConnectTimeout"/> when null).
+    /// </summary>
+    /// <exception cref="IOException">The peer could not be reached or did not complete the TLS handshake in time; the message names it.</exception>
     /// <exception cref="AuthenticationException">The TLS handshake failed (<paramref name="tls"/>'s callback knows why when the certificate was refused).</exception>
-    public static async Task<SocketConnection> ConnectAsync(string host, int port, SocketConnectionOptions? options = null, SslClientAuthenticationOptions? tls = null, CancellationToken cancellationToken = default)
+    public static async Task<SocketConnection> ConnectAsync(string host, int port, SocketConnectionOptions? options = null, SslClientAuthenticationOptions? tls = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default)
     {
         ArgumentException.ThrowIfNullOrEmpty(host);
         options ??= new SocketConnectionOptions();
+        var limit = timeout ?? options.ConnectTimeout;
         var endpoint = $"{host}:{port}";
-        if (tls is null && options.ReceiveOnOwnThread && LinuxSendMsg.IsAvailable) return await ConnectOnOwnThreadAsync(host, port, endpoint, options, cancellationToken).ConfigureAwait(false);
+        if (tls is null && options.ReceiveOnOwnThread && LinuxSendMsg.IsAvailable) return await ConnectOnOwnThreadAsync(host, port, endpoint, options, limit, cancellationToken).ConfigureAwait(false);
         var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = options.NoDelay };
-        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        timeout.CancelAfter(options.ConnectTimeout);
+        // One timer for the connect and the TLS handshake, so a timeout says which of the two the peer never finished.
+        using var timer = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        timer.CancelAfter(limit);
         try
         {
             // An address literal needs no resolver (which would load System.Net.NameResolution and its telemetry).
             EndPoint remote = IPAddress.TryParse(host, out var address) ? new IPEndPoint(address, port) : new DnsEndPoint(host, port);
-            await socket.ConnectAsync(remote, timeout.Token).ConfigureAwait(false);
+            await socket.ConnectAsync(remote, timer.Token).ConfigureAwait(false);
         }
         catch (Exception e) when (e is SocketException or OperationCanceledException)
         {
             socket.Dispose();
             if (e is OperationCanceledException && cancellationToken.IsCancellationRequested) throw;
-            throw CannotConnect(endpoint, e, options.ConnectTimeout);
+            throw CannotConnect(endpoint, e, limit);
         }
         if (tls is null || !Amqp.Internal.AmqpFeatures.TlsIsSupported) return new SocketConnection(socket, null, endpoint, options);
         var stream = new SslStream(new NetworkStream(socket, ownsSocket: true));
         try
         {
-            await stream.AuthenticateAsClientAsync(tls, cancellationToken).ConfigureAwait(false);
+            await stream.AuthenticateAsClientAsync(tls, timer.Token).ConfigureAwait(false);
         }
         catch (Exception e) when (e is AuthenticationException or IOException)
         {
             // The peer hanging up mid-handshake (a plain port) is a failed handshake too, not a lost connection.
             await stream.DisposeAsync().ConfigureAwait(false);
             throw e as AuthenticationException ?? new AuthenticationException(e.Message, e);
+        }
+        catch (OperationCanceledException e) when (!cancellationToken.IsCancellationRequested)
+        {
+            // Connected, and the peer never finished its side (a port that accepts and says nothing).
+            await stream.DisposeAsync().ConfigureAwait(false);
+            throw new IOException($"{endpoint} did not complete the TLS handshake within {limit.TotalSeconds:0.#} s", e);
         }
         catch
         {
@@ -104,7 +115,7 @@ internal sealed partial class SocketConnection : IDuplexPipe, IAsyncDisposable
         return new SocketConnection(socket, stream, endpoint, options);
     }
 
-    internal static IOException CannotConnect(string endpoint, Exception failure, TimeSpan timeout)
+    private static IOException CannotConnect(string endpoint, Exception failure, TimeSpan timeout)
     {
         var reason = failure is SocketException socketError ? socketError.Message : $"no answer within {timeout.TotalSeconds:0.#} s";
         return new IOException($"cannot connect to {endpoint}: {reason}", failure);
