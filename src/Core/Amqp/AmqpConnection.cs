@@ -92,7 +92,7 @@ public sealed partial class AmqpConnection : IAsyncDisposable
             // The transport times the connect and the TLS handshake itself, within the handshake's limit when that
             // is shorter (an app's --connect-timeout 2 against its 10 s), so its line says which step the peer never
             // finished; a second timer here would race it.
-            var connectLimit = options.Transport.ConnectTimeout < options.HandshakeTimeout ? options.Transport.ConnectTimeout : options.HandshakeTimeout;
+            var connectLimit = IsShorter(options.Transport.ConnectTimeout, options.HandshakeTimeout) ? options.Transport.ConnectTimeout : options.HandshakeTimeout;
             transport = await SocketConnection.ConnectAsync(address.Host, address.Port, options.Transport, tls?.ClientOptions(), connectLimit, cancellationToken).ConfigureAwait(false);
         }
         catch (AuthenticationException e)
@@ -127,6 +127,9 @@ public sealed partial class AmqpConnection : IAsyncDisposable
         }
         return connection;
     }
+
+    // Infinite (-1 ms) is the longest of timeouts, not the shortest.
+    private static bool IsShorter(TimeSpan a, TimeSpan b) => a != Timeout.InfiniteTimeSpan && (b == Timeout.InfiniteTimeSpan || a < b);
 
     /// <summary>
     /// Closes the connection politely (connection.close, then close-ok) and the socket, within

@@ -31,7 +31,7 @@ public sealed class SocketConnectionOptions
     public bool NoDelay { get; set; } = true;
 
     /// <summary>How long connecting waits for the peer to accept and, over TLS, to finish the handshake.</summary>
-    /// <remarks>Defaults to 10 seconds.</remarks>
+    /// <remarks>Defaults to 10 seconds. <see cref="Timeout.InfiniteTimeSpan"/>: until the caller cancels.</remarks>
     public TimeSpan ConnectTimeout { get; set; } = TimeSpan.FromSeconds(10);
 
     /// <summary>

@@ -91,12 +91,16 @@ public sealed class SocketConnectionTests
         Assert.InRange(Stopwatch.GetElapsedTime(started), TimeSpan.FromSeconds(0.9), TimeSpan.FromSeconds(5));
     }
 
+    // An infinite timeout (-1 ms) waits for the caller: not a deadline already past.
     [Theory]
-    [MemberData(nameof(ReceiveThreads))]
-    public async Task A_cancelled_connect_stops_without_waiting_for_its_timeout(bool ownThread)
+    [InlineData(true, 30_000)]
+    [InlineData(false, 30_000)]
+    [InlineData(true, -1)]
+    [InlineData(false, -1)]
+    public async Task A_cancelled_connect_stops_without_waiting_for_its_timeout(bool ownThread, int timeoutMilliseconds)
     {
         using var silent = new UnansweredPort();
-        var options = new SocketConnectionOptions { ConnectTimeout = TimeSpan.FromSeconds(30), ReceiveOnOwnThread = ownThread };
+        var options = new SocketConnectionOptions { ConnectTimeout = TimeSpan.FromMilliseconds(timeoutMilliseconds), ReceiveOnOwnThread = ownThread };
         using var cancel = CancellationTokenSource.CreateLinkedTokenSource(TestContext.Current.CancellationToken);
         cancel.CancelAfter(TimeSpan.FromMilliseconds(300));
         var started = Stopwatch.GetTimestamp();

@@ -54,7 +54,7 @@ internal sealed partial class SocketConnection
     {
         // An address literal needs no resolver; a name's addresses are tried in the order it gives them.
         IPAddress[] addresses = IPAddress.TryParse(host, out var literal) ? [literal] : Dns.GetHostAddresses(host);
-        var deadline = Environment.TickCount64 + (long)limit.TotalMilliseconds;
+        var deadline = limit == Timeout.InfiniteTimeSpan ? long.MaxValue : Environment.TickCount64 + (long)limit.TotalMilliseconds;
         SocketException? failure = null;
         foreach (var address in addresses)
         {
@@ -63,7 +63,8 @@ internal sealed partial class SocketConnection
             {
                 // A blocking connect, bounded by the send timeout (Linux applies it to connect) and woken by
                 // the socket's disposal on cancellation: a non-blocking one would leave the socket to the engine.
-                socket.SendTimeout = (int)Math.Max(1, deadline - Environment.TickCount64);
+                // An infinite limit leaves it 0 (none): the caller alone ends the wait.
+                socket.SendTimeout = deadline == long.MaxValue ? 0 : (int)Math.Max(1, deadline - Environment.TickCount64);
                 using (cancellationToken.UnsafeRegister(static state => ((Socket)state!).Dispose(), socket))
                 {
                     socket.Connect(new IPEndPoint(address, port));
