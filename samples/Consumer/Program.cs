@@ -26,10 +26,10 @@ return app.Run(args, async (parsed, log, cancellationToken) =>
     var (maxAttempts, recent, poison) = (Math.Max(1, parsed.GetValue(maxAttemptsOption)), new RecentMessageIds(parsed.GetValue(windowOption)), parsed.GetValue(poisonOption));
     if (app.WantsWarmupReport(parsed))
     {
-        // In-process deliveries, as the transport hands them in: an id of its own, headers and body, the app's own handler.
+        // In-process deliveries, as the transport hands them in: an id of its own, headers and body, a pooled context, the app's own handler.
         var (headers, body) = (new Dictionary<string, string>(), new System.Buffers.ReadOnlySequence<byte>("warm-up message"u8.ToArray()));
         return await WarmupReport.RunAsync(() => PipelineSelection.Build<TransportReceiveContext>(SamplePipelines.Incoming(Handle, WarmupReport.NoDeadLetters, recent, maxAttempts, log)),
-            () => new TransportReceiveContext(Guid.NewGuid().ToString("N"), headers, body, cancellationToken), count ?? 0, Console.Out);
+            () => TransportReceiveContext.Rent(Guid.NewGuid().ToString("N"), headers, body, cancellationToken), count ?? 0, Console.Out, handled: context => context.Return());
     }
 
     BrokerConnection? connection = null;

@@ -3,7 +3,7 @@ using Prewire.Pipeline;
 
 namespace Prewire.Samples.Messaging;
 
-/// <summary>Incoming: from what the transport delivered to the physical message (no copy of the body).</summary>
+/// <summary>Incoming: from what the transport delivered to the physical message (no copy of the body, the context kept with the delivery's).</summary>
 public sealed class ReceivePhysical : StageConnector<TransportReceiveContext, IncomingPhysicalContext>
 {
     /// <inheritdoc />
@@ -11,6 +11,6 @@ public sealed class ReceivePhysical : StageConnector<TransportReceiveContext, In
     {
         ArgumentNullException.ThrowIfNull(context);
         ArgumentNullException.ThrowIfNull(next);
-        return next(new IncomingPhysicalContext(context, context.MessageId, context.Headers, context.Body));
+        return next(context.ToPhysical());
     }
 }

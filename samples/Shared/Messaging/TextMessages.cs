@@ -89,7 +89,7 @@ public static class TextMessages
             {
                 throw new MalformedMessageException("the body is not valid UTF-8", e);
             }
-            return next(new IncomingLogicalContext(context, context.MessageId, context.Headers, text));
+            return next(context.ToLogical(text));
         }
     }
 }

@@ -1,18 +1,48 @@
 using System.Buffers;
+using System.Collections.ObjectModel;
 using Prewire.Pipeline;
 
 namespace Prewire.Messaging;
 
-/// <summary>An incoming message, bytes and headers, before it is deserialized.</summary>
-public sealed class IncomingPhysicalContext(IBehaviorContext parent, string messageId, IReadOnlyDictionary<string, string> headers, ReadOnlySequence<byte> body)
-    : BehaviorContext(parent)
+/// <summary>
+/// An incoming message, bytes and headers, before it is deserialized. One made by
+/// <see cref="TransportReceiveContext.ToPhysical"/> is kept with its delivery's context and set again
+/// for the next delivery: valid while the pipeline runs, as the body it borrows.
+/// </summary>
+public sealed class IncomingPhysicalContext : BehaviorContext
 {
+    private IncomingLogicalContext? _logical;
+
+    /// <summary>An incoming message; <see cref="TransportReceiveContext.ToPhysical"/> reuses one instead.</summary>
+    public IncomingPhysicalContext(IBehaviorContext parent, string messageId, IReadOnlyDictionary<string, string> headers, ReadOnlySequence<byte> body)
+        : base(parent) => (MessageId, Headers, Body) = (messageId, headers, body);
+
     /// <summary>The message id.</summary>
-    public string MessageId { get; } = messageId;
+    public string MessageId { get; private set; }
 
     /// <summary>The message headers.</summary>
-    public IReadOnlyDictionary<string, string> Headers { get; } = headers;
+    public IReadOnlyDictionary<string, string> Headers { get; private set; }
 
     /// <summary>The body, borrowed from the transport.</summary>
-    public ReadOnlySequence<byte> Body { get; } = body;
+    public ReadOnlySequence<byte> Body { get; private set; }
+
+    /// <summary>
+    /// This message deserialized as <paramref name="message"/>: its one logical context (made on first
+    /// use, then kept with this context), set to this message's id and headers. A replayed step gets the same one, set again.
+    /// </summary>
+    public IncomingLogicalContext ToLogical(object message)
+    {
+        ArgumentNullException.ThrowIfNull(message);
+        var logical = _logical ??= new IncomingLogicalContext(this, MessageId, Headers, message);
+        logical.Reset(MessageId, Headers, message);
+        return logical;
+    }
+
+    // For its delivery's next message, or emptied (nothing kept alive) when the delivery's context goes back to its pool.
+    internal void Reset(string messageId, IReadOnlyDictionary<string, string> headers, ReadOnlySequence<byte> body)
+    {
+        Reuse();
+        (MessageId, Headers, Body) = (messageId, headers, body);
+        _logical?.Reset("", ReadOnlyDictionary<string, string>.Empty, null);
+    }
 }

@@ -11,6 +11,8 @@ namespace Prewire.Messaging;
 /// </summary>
 public sealed class TransportReceiveContext : BehaviorContext
 {
+    private IncomingPhysicalContext? _physical;
+
     /// <summary>A message as the transport delivered it.</summary>
     public TransportReceiveContext(string messageId, IReadOnlyDictionary<string, string> headers, ReadOnlySequence<byte> body, CancellationToken cancellationToken = default)
         : base(cancellationToken) => (MessageId, Headers, Body) = (messageId, headers, body);
@@ -31,19 +33,37 @@ public sealed class TransportReceiveContext : BehaviorContext
     /// <summary>Why the message was dead-lettered (<see cref="ReceiveOutcome.DeadLettered"/>), set by the receive stage: the process span records it.</summary>
     public Exception? Failure { get; set; }
 
-    /// <summary>A context for a receiver's next delivery, from the pool when one is there; <see cref="Return"/> gives it back.</summary>
-    internal static TransportReceiveContext Rent(string messageId, IReadOnlyDictionary<string, string> headers, ReadOnlySequence<byte> body)
+    /// <summary>
+    /// This delivery as the physical message, its body not copied: its one physical context (made on
+    /// first use, then kept with this context, so a receiver's pooled context brings it and its logical
+    /// child back for the next delivery), set to this delivery. A replayed step gets the same one, set again.
+    /// </summary>
+    public IncomingPhysicalContext ToPhysical()
     {
-        if (ObjectPool<TransportReceiveContext>.TryRent() is not { } context) return new(messageId, headers, body);
-        context.Reuse();
+        var physical = _physical ??= new IncomingPhysicalContext(this, MessageId, Headers, Body);
+        physical.Reset(MessageId, Headers, Body);
+        return physical;
+    }
+
+    /// <summary>
+    /// A context for a transport's next delivery, from the pool when one is there (with the physical and
+    /// logical contexts kept with it): a delivery then costs the pipeline no context once the pool is warm.
+    /// <see cref="Return"/> gives it back.
+    /// </summary>
+    public static TransportReceiveContext Rent(string messageId, IReadOnlyDictionary<string, string> headers, ReadOnlySequence<byte> body, CancellationToken cancellationToken = default)
+    {
+        if (ObjectPool<TransportReceiveContext>.TryRent() is not { } context) return new(messageId, headers, body, cancellationToken);
+        context.Reuse(cancellationToken);
         (context.MessageId, context.Headers, context.Body, context.Outcome, context.Failure) = (messageId, headers, body, default, null);
         return context;
     }
 
-    /// <summary>Gives the context back once the pipeline is done: nothing may read it afterwards.</summary>
-    internal void Return()
+    /// <summary>Gives the context back once the pipeline is done: nothing may read it, or its children, afterwards.</summary>
+    public void Return()
     {
         (MessageId, Headers, Body, Failure) = ("", ReadOnlyDictionary<string, string>.Empty, default, null);
+        // Nothing of this delivery kept alive by the children while the context waits in the pool.
+        _physical?.Reset(MessageId, Headers, Body);
         ObjectPool<TransportReceiveContext>.Return(this);
     }
 }

@@ -4,12 +4,15 @@ using Prewire.Pipeline;
 
 namespace Prewire.Messaging;
 
-/// <summary>What the receiver adds to our consumer per delivery, measured process-wide: alone, after everything else.</summary>
+/// <summary>
+/// What the receiver and the incoming contexts add to our consumer per delivery, measured process-wide:
+/// alone, after everything else.
+/// </summary>
 [Collection(nameof(BrokerStateTests))]
 public sealed class AmqpReceiverBrokerStateTests
 {
     [Fact]
-    public async Task A_delivery_through_the_receiver_costs_its_message_id_and_nothing_else()
+    public async Task A_delivery_through_the_receiver_and_its_physical_and_logical_contexts_costs_its_message_id_and_nothing_else()
     {
         var ct = TestContext.Current.CancellationToken;
         await using var publishing = await AmqpConnection.ConnectAsync(Amqp.AmqpConsumerTests.Options(), ct);
@@ -32,7 +35,11 @@ public sealed class AmqpReceiverBrokerStateTests
         };
         var measure = new ConsumeAllocations(publisher, queue, properties);
         var handler = new ReadsHeaders(measure);
-        var pipeline = new PipelineBuilder().Register("handle", handler, "reads the headers a handler reads, and counts").Build<TransportReceiveContext>();
+        var pipeline = new PipelineBuilder()
+            .Register("physical", new ToPhysical(), "the delivery as the physical message")
+            .Register("logical", new ToLogical(), "the physical message as the logical one (a message object that costs nothing)")
+            .Register("handle", handler, "reads the headers a handler reads, and counts")
+            .Build<TransportReceiveContext>();
         var receiver = new AmqpReceiver(connection, pipeline, (_, e) => Assert.Fail(e.Message));
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(ct);
         var receiving = receiver.ReceiveAsync(count: null, prefetch: 100, stop.Token);
@@ -42,7 +49,8 @@ public sealed class AmqpReceiverBrokerStateTests
         await stop.CancelAsync();
         var result = await receiving;
 
-        // 1,000 more messages: the message id's string each (32 chars, 88 B); the contexts come from a pool.
+        // 1,000 more messages: the message id's string each (32 chars, 88 B); the transport's contexts come
+        // from a pool, and each brings back the physical and logical contexts kept with it.
         // (The header values repeat here, one properties object published again and again: what a value
         // that changes costs, nothing until asked, is DeliveryHeaderReaderTests'.)
         var more = (ConsumeAllocations.LongCount - ConsumeAllocations.ShortCount) / 4;
@@ -51,11 +59,23 @@ public sealed class AmqpReceiverBrokerStateTests
         Assert.Equal((0, 0L), (handler.Unread, result.Rejected));
     }
 
-    private sealed class ReadsHeaders(ConsumeAllocations measure) : PipelineTerminator<TransportReceiveContext>
+    private sealed class ToPhysical : StageConnector<TransportReceiveContext, IncomingPhysicalContext>
+    {
+        public override ValueTask Invoke(TransportReceiveContext context, Func<IncomingPhysicalContext, ValueTask> next) => next(context.ToPhysical());
+    }
+
+    private sealed class ToLogical : StageConnector<IncomingPhysicalContext, IncomingLogicalContext>
+    {
+        private static readonly object _message = new();
+
+        public override ValueTask Invoke(IncomingPhysicalContext context, Func<IncomingLogicalContext, ValueTask> next) => next(context.ToLogical(_message));
+    }
+
+    private sealed class ReadsHeaders(ConsumeAllocations measure) : PipelineTerminator<IncomingLogicalContext>
     {
         public int Unread { get; private set; }
 
-        protected override ValueTask Terminate(TransportReceiveContext context)
+        protected override ValueTask Terminate(IncomingLogicalContext context)
         {
             if (context.MessageId.Length != 32 || !context.Headers.TryGetValue(MessageHeaders.ContentType, out _) || !MessageHeaders.TryGetSentAt(context.Headers, out _)) Unread++;
             measure.Count();

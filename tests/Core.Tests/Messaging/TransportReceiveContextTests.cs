@@ -1,0 +1,56 @@
+using System.Buffers;
+using System.Text;
+
+namespace Prewire.Messaging;
+
+public sealed class TransportReceiveContextTests
+{
+    [Fact]
+    public void A_returned_context_comes_back_for_the_next_delivery_with_its_children_set_to_it()
+    {
+        using var cancelled = new CancellationTokenSource();
+        cancelled.Cancel();
+        var first = TransportReceiveContext.Rent("m-1", new Dictionary<string, string> { ["a"] = "1" }, Body("one"), cancelled.Token);
+        var physical = first.ToPhysical();
+        var logical = physical.ToLogical("one as text");
+        physical.Extensions.Set("bag entry");
+        first.Return();
+
+        // Nothing of the last delivery kept alive while the context waits in the pool.
+        Assert.Equal(("", 0L), (physical.MessageId, physical.Body.Length));
+        Assert.Null((object?)logical.Message);
+
+        // Same thread, nothing rented in between: the pool's item for this thread is the one given back.
+        var secondHeaders = new Dictionary<string, string> { ["b"] = "2" };
+        var second = TransportReceiveContext.Rent("m-2", secondHeaders, Body("two"), TestContext.Current.CancellationToken);
+        Assert.Same(first, second);
+        var secondPhysical = second.ToPhysical();
+        var secondLogical = secondPhysical.ToLogical("two as text");
+        Assert.Same(physical, secondPhysical);
+        Assert.Same(logical, secondLogical);
+        Assert.Equal(("m-2", "two"), (secondPhysical.MessageId, Encoding.ASCII.GetString(secondPhysical.Body.ToArray())));
+        Assert.Same(secondHeaders, secondPhysical.Headers);
+        Assert.Equal(("m-2", "two as text"), (secondLogical.MessageId, secondLogical.Message));
+        Assert.Same(secondHeaders, secondLogical.Headers);
+        Assert.False(secondPhysical.Extensions.TryGet<string>(out _));
+        // The children share the delivery's token, not the last one's.
+        Assert.False(secondLogical.CancellationToken.IsCancellationRequested);
+        second.Return();
+    }
+
+    [Fact]
+    public void A_replayed_step_gets_the_same_children_set_again()
+    {
+        var context = new TransportReceiveContext("m-1", new Dictionary<string, string>(), Body("one"));
+        var physical = context.ToPhysical();
+        physical.Extensions.Set(1);
+        var logical = physical.ToLogical("first try");
+
+        Assert.Same(physical, context.ToPhysical());
+        Assert.False(physical.Extensions.TryGet<int>(out _));
+        Assert.Same(logical, physical.ToLogical("second try"));
+        Assert.Equal("second try", logical.Message);
+    }
+
+    private static ReadOnlySequence<byte> Body(string text) => new(Encoding.ASCII.GetBytes(text));
+}
