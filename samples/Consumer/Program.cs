@@ -2,6 +2,7 @@ using Prewire.Consumer;
 using Prewire.Messaging;
 using Prewire.Samples;
 using Prewire.Samples.Messaging;
+using Serilog.Events;
 
 StartupClock.Start();
 
@@ -26,10 +27,10 @@ return app.Run(args, async (parsed, log, cancellationToken) =>
     var (maxAttempts, recent, poison) = (Math.Max(1, parsed.GetValue(maxAttemptsOption)), new RecentMessageIds(parsed.GetValue(windowOption)), parsed.GetValue(poisonOption));
     if (app.WantsWarmupReport(parsed))
     {
-        // In-process deliveries, as the transport hands them in: an id of its own, headers and body, a pooled context, the app's own handler.
+        // In-process deliveries, as the transport hands them in: an id of its own (a value), headers and body, a pooled context, the app's own handler.
         var (headers, body) = (new Dictionary<string, string>(), new System.Buffers.ReadOnlySequence<byte>("warm-up message"u8.ToArray()));
         return await WarmupReport.RunAsync(() => PipelineSelection.Build<TransportReceiveContext>(SamplePipelines.Incoming(Handle, WarmupReport.NoDeadLetters, recent, maxAttempts, log)),
-            () => TransportReceiveContext.Rent(Guid.NewGuid().ToString("N"), headers, body, cancellationToken), count ?? 0, Console.Out, handled: context => context.Return());
+            () => TransportReceiveContext.Rent(Guid.NewGuid(), headers, body, cancellationToken), count ?? 0, Console.Out, handled: context => context.Return());
     }
 
     BrokerConnection? connection = null;
@@ -63,7 +64,8 @@ return app.Run(args, async (parsed, log, cancellationToken) =>
     {
         if (poison is not null && ((string)message.Message).Contains(poison, StringComparison.Ordinal))
             throw new InvalidOperationException($"the text contains '{poison}' (--poison)");
-        log.Debug("Handled {MessageId}: {Text}", message.MessageId, message.Message);
+        // Guarded: the arguments are read even when the level is off, and the id's text is made only when read.
+        if (log.IsEnabled(LogEventLevel.Debug)) log.Debug("Handled {MessageId}: {Text}", message.MessageId, message.Message);
         if (MessageHeaders.TryGetSentAt(message.Headers, out var sentAt))
             report.Latency.Record(DateTimeOffset.UtcNow - sentAt);
         report.Done(Interlocked.Increment(ref handled));

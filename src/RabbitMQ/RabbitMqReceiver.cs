@@ -89,8 +89,8 @@ public sealed class RabbitMqReceiver(BrokerConnection connection, Pipeline<Trans
     }
 
     /// <inheritdoc />
-    protected override (string MessageId, IReadOnlyDictionary<string, string> Headers, ReadOnlySequence<byte> Body) Read((IChannel Channel, BasicDeliverEventArgs Delivery) delivery) =>
-        (delivery.Delivery.BasicProperties.MessageId ?? "", ToHeaders(delivery.Delivery.BasicProperties.Headers), new ReadOnlySequence<byte>(delivery.Delivery.Body));
+    protected override TransportReceiveContext Read((IChannel Channel, BasicDeliverEventArgs Delivery) delivery) =>
+        TransportReceiveContext.Rent(delivery.Delivery.BasicProperties.MessageId ?? "", ToHeaders(delivery.Delivery.BasicProperties.Headers), new ReadOnlySequence<byte>(delivery.Delivery.Body));
 
     private sealed record Consumer(string Tag, Task Ended);
 }

@@ -24,10 +24,10 @@ public sealed class AppAllocationTests(PublishedApps published)
     private static readonly (string What, long Bytes)[] _confirmedPublish = _outgoingMessage;
 
     // The transport's context is rented and given back, as a receiver does, and brings back the
-    // physical and logical contexts kept with it (TransportReceiveContext.ToPhysical, IncomingPhysicalContext.ToLogical).
+    // physical and logical contexts kept with it (TransportReceiveContext.ToPhysical, IncomingPhysicalContext.ToLogical);
+    // its id is a value, as the transport reads 32 hex digits, and no step asks for its text.
     private static readonly (string What, long Bytes)[] _incomingMessage =
     [
-        ("its message id, 32 hex chars, as the transport reads it", 88),
         ("the text, 15 chars", 56),
     ];
 

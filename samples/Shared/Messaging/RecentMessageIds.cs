@@ -1,14 +1,18 @@
+using Prewire.Messaging;
+
 namespace Prewire.Samples.Messaging;
 
 /// <summary>
 /// The ids of the last <c>capacity</c> messages handled, oldest forgotten first: the window in which a
 /// redelivery (an acknowledgement lost with a connection, a message published again after a lost
-/// confirm) is recognised. Sized up front, so remembering an id allocates nothing.
+/// confirm) is recognised. Sized up front, so remembering an id allocates nothing; an id of 32 hex
+/// digits is kept as its 16 bytes (<see cref="TransportReceiveContext.TryGetMessageId"/>), so no string
+/// is made of it for the window either. A message without an id is never in it.
 /// </summary>
 public sealed class RecentMessageIds
 {
-    private readonly HashSet<string> _ids;
-    private readonly Queue<string> _order;
+    private readonly HashSet<Key> _ids;
+    private readonly Queue<Key> _order;
     private readonly int _capacity;
 
     /// <summary>Creates a window of <paramref name="capacity"/> ids (0: none are remembered).</summary>
@@ -16,24 +20,36 @@ public sealed class RecentMessageIds
     {
         ArgumentOutOfRangeException.ThrowIfNegative(capacity);
         _capacity = capacity;
-        _ids = new HashSet<string>(capacity, StringComparer.Ordinal);
-        _order = new Queue<string>(capacity);
+        _ids = new HashSet<Key>(capacity);
+        _order = new Queue<Key>(capacity);
     }
 
-    /// <summary>Whether <paramref name="id"/> is in the window.</summary>
-    public bool Contains(string id)
+    /// <summary>Whether the id of <paramref name="message"/> is in the window.</summary>
+    public bool Contains(TransportReceiveContext message)
     {
-        lock (_ids) return _ids.Contains(id);
+        if (!TryKey(message, out var key)) return false;
+        lock (_ids) return _ids.Contains(key);
     }
 
-    /// <summary>Remembers <paramref name="id"/>, forgetting the oldest when the window is full.</summary>
-    public void Add(string id)
+    /// <summary>Remembers the id of <paramref name="message"/>, forgetting the oldest when the window is full.</summary>
+    public void Add(TransportReceiveContext message)
     {
+        if (!TryKey(message, out var key)) return;
         lock (_ids)
         {
-            if (_capacity == 0 || !_ids.Add(id)) return;
+            if (_capacity == 0 || !_ids.Add(key)) return;
             if (_order.Count == _capacity) _ids.Remove(_order.Dequeue());
-            _order.Enqueue(id);
+            _order.Enqueue(key);
         }
     }
+
+    private static bool TryKey(TransportReceiveContext message, out Key key)
+    {
+        ArgumentNullException.ThrowIfNull(message);
+        key = message.TryGetMessageId(out var id) ? new Key(id, null) : new Key(default, message.MessageId);
+        return key.Text is not { Length: 0 };
+    }
+
+    // A value id or a text one; the transport reads an id as a value whenever it can, so one id has one key.
+    private readonly record struct Key(Guid Id, string? Text);
 }

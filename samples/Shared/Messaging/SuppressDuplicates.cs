@@ -17,23 +17,23 @@ public sealed class SuppressDuplicates(RecentMessageIds recent) : Behavior<Trans
     {
         ArgumentNullException.ThrowIfNull(context);
         ArgumentNullException.ThrowIfNull(next);
-        if (context.MessageId.Length == 0) return next();
-        if (recent.Contains(context.MessageId))
+        if (recent.Contains(context))
         {
             context.Outcome = ReceiveOutcome.Duplicate;
             return default;
         }
         var handled = next();
-        if (!handled.IsCompletedSuccessfully) return RememberWhenDoneAsync(handled, context.MessageId);
+        if (!handled.IsCompletedSuccessfully) return RememberWhenDoneAsync(handled, context);
         handled.GetAwaiter().GetResult();
-        recent.Add(context.MessageId);
+        recent.Add(context);
         return default;
     }
 
+    // The context stays valid until the pipeline, this stage included, is done with it.
     [AsyncMethodBuilder(typeof(PooledValueTaskMethodBuilder))]
-    private async ValueTask RememberWhenDoneAsync(ValueTask handled, string messageId)
+    private async ValueTask RememberWhenDoneAsync(ValueTask handled, TransportReceiveContext context)
     {
         await handled.ConfigureAwait(false);
-        recent.Add(messageId);
+        recent.Add(context);
     }
 }

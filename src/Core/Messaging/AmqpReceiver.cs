@@ -1,4 +1,3 @@
-using System.Buffers;
 using Prewire.Amqp;
 using Prewire.Messaging.Internal;
 using Prewire.Pipeline;
@@ -62,24 +61,25 @@ public sealed class AmqpReceiver(BrokerConnection connection, Pipeline<Transport
     /// body); any other header type takes the full read. Malformed properties are read as none: the
     /// pipeline then finds the message malformed and dead-letters it.
     /// </remarks>
-    protected override (string MessageId, IReadOnlyDictionary<string, string> Headers, ReadOnlySequence<byte> Body) Read(AmqpDelivery delivery)
+    protected override TransportReceiveContext Read(AmqpDelivery delivery)
     {
         var headers = delivery.ReceiverState as ReceivedHeaders ?? new ReceivedHeaders();
         delivery.ReceiverState = headers;
         bool read;
-        string messageId;
+        string? messageId;
+        Guid hexId;
         // Called on the read loop (before the pipeline's first await), one delivery at a time; the lock
         // only guards a consumer replaced after a reconnection while the old one's last delivery is read.
-        lock (_headers) read = _headers.TryRead(delivery.PropertyBytes, headers, out messageId);
-        if (read) return (messageId, headers, delivery.Body);
+        lock (_headers) read = _headers.TryRead(delivery.PropertyBytes, headers, out messageId, out hexId);
+        if (read) return messageId is null ? TransportReceiveContext.Rent(hexId, headers, delivery.Body) : TransportReceiveContext.Rent(messageId, headers, delivery.Body);
         try
         {
-            return (delivery.Properties.MessageId ?? "", ToHeaders(delivery.Properties.Headers), delivery.Body);
+            return TransportReceiveContext.Rent(delivery.Properties.MessageId ?? "", ToHeaders(delivery.Properties.Headers), delivery.Body);
         }
         catch (InvalidDataException)
         {
             headers.Reset(default);
-            return ("", headers, delivery.Body);
+            return TransportReceiveContext.Rent("", headers, delivery.Body);
         }
     }
 }

@@ -121,8 +121,12 @@ public abstract class BrokerReceiver<TDelivery>(BrokerConnection connection, Pip
     /// <summary>Rejects the delivery, requeued or not; a connection lost meanwhile throws as <see cref="AckAsync"/> does.</summary>
     protected abstract ValueTask RejectAsync(TDelivery delivery, bool requeue);
 
-    /// <summary>The message id, headers and body of <paramref name="delivery"/>, valid while the pipeline runs.</summary>
-    protected abstract (string MessageId, IReadOnlyDictionary<string, string> Headers, ReadOnlySequence<byte> Body) Read(TDelivery delivery);
+    /// <summary>
+    /// The message id, headers and body of <paramref name="delivery"/>, valid while the pipeline runs, in
+    /// a context from <see cref="TransportReceiveContext.Rent(string, IReadOnlyDictionary{string, string}, ReadOnlySequence{byte}, CancellationToken)"/>
+    /// (no message id: ""): the receiver returns it once the delivery is settled.
+    /// </summary>
+    protected abstract TransportReceiveContext Read(TDelivery delivery);
 
     /// <summary>The headers of a delivered field table, as the pipeline's strings.</summary>
     protected static Dictionary<string, string> ToHeaders(IDictionary<string, object?>? table) => FieldTables.ToHeaders(table);
@@ -181,10 +185,9 @@ public abstract class BrokerReceiver<TDelivery>(BrokerConnection connection, Pip
     {
         // Not the stop token: a delivery being handled when the stop comes finishes and is acknowledged.
         // No message id: "", which no duplicate check matches (delivery tags repeat across channels).
-        var (messageId, headers, body) = Read(delivery);
         // Pooled, as the body is borrowed: valid while the pipeline runs (a delivery costs the pipeline's own objects).
-        var context = TransportReceiveContext.Rent(messageId, headers, body);
-        using var activity = MessagingActivities.StartProcess(_processSpan, _queue, messageId, headers, body.Length);
+        var context = Read(delivery);
+        using var activity = MessagingActivities.StartProcess(_processSpan, _queue, context);
         var started = MessagingMetrics.StartProcess(_queue);
         var failed = false;
         try
@@ -200,7 +203,7 @@ public abstract class BrokerReceiver<TDelivery>(BrokerConnection connection, Pip
                 failed = true;
                 MessagingActivities.Failed(activity, e);
                 MessagingMetrics.Processed(_queue, started, e);
-                rejected(messageId, e);
+                rejected(context.MessageId, e);
                 Interlocked.Increment(ref _rejected);
                 await RejectAsync(delivery, requeue: false).ConfigureAwait(false);
                 return null;

@@ -9,12 +9,20 @@ namespace Prewire.Messaging;
 /// </summary>
 public sealed class IncomingLogicalContext : BehaviorContext
 {
+    // The physical message's, when made by it: the id read from there, as text only when asked.
+    private readonly IncomingPhysicalContext? _physical;
+    private readonly string _messageId;
+
     /// <summary>An incoming message as an object; <see cref="IncomingPhysicalContext.ToLogical"/> reuses one instead.</summary>
     public IncomingLogicalContext(IBehaviorContext parent, string messageId, IReadOnlyDictionary<string, string> headers, object message)
-        : base(parent) => (MessageId, Headers, Message) = (messageId, headers, message);
+        : base(parent) => (_messageId, Headers, Message) = (messageId, headers, message);
+
+    // The one kept with its physical context, set by Reset for each message.
+    internal IncomingLogicalContext(IncomingPhysicalContext physical, object message)
+        : this(physical, "", physical.Headers, message) => _physical = physical;
 
     /// <summary>The message id.</summary>
-    public string MessageId { get; private set; }
+    public string MessageId => _physical?.MessageId ?? _messageId;
 
     /// <summary>The message headers.</summary>
     public IReadOnlyDictionary<string, string> Headers { get; private set; }
@@ -23,9 +31,9 @@ public sealed class IncomingLogicalContext : BehaviorContext
     public object Message { get; private set; }
 
     // For the next message (null only while its delivery's context waits in the pool).
-    internal void Reset(string messageId, IReadOnlyDictionary<string, string> headers, object? message)
+    internal void Reset(IReadOnlyDictionary<string, string> headers, object? message)
     {
         Reuse();
-        (MessageId, Headers, Message) = (messageId, headers, message!);
+        (Headers, Message) = (headers, message!);
     }
 }

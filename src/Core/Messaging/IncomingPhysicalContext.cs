@@ -12,13 +12,20 @@ namespace Prewire.Messaging;
 public sealed class IncomingPhysicalContext : BehaviorContext
 {
     private IncomingLogicalContext? _logical;
+    // The delivery's, when made by it: its id stays a value until something asks for the text.
+    private readonly TransportReceiveContext? _transport;
+    private readonly string _messageId;
 
     /// <summary>An incoming message; <see cref="TransportReceiveContext.ToPhysical"/> reuses one instead.</summary>
     public IncomingPhysicalContext(IBehaviorContext parent, string messageId, IReadOnlyDictionary<string, string> headers, ReadOnlySequence<byte> body)
-        : base(parent) => (MessageId, Headers, Body) = (messageId, headers, body);
+        : base(parent) => (_messageId, Headers, Body) = (messageId, headers, body);
+
+    // The one kept with its delivery's context, set by Reset for each delivery.
+    internal IncomingPhysicalContext(TransportReceiveContext transport)
+        : this(transport, "", ReadOnlyDictionary<string, string>.Empty, default) => _transport = transport;
 
     /// <summary>The message id.</summary>
-    public string MessageId { get; private set; }
+    public string MessageId => _transport?.MessageId ?? _messageId;
 
     /// <summary>The message headers.</summary>
     public IReadOnlyDictionary<string, string> Headers { get; private set; }
@@ -33,16 +40,16 @@ public sealed class IncomingPhysicalContext : BehaviorContext
     public IncomingLogicalContext ToLogical(object message)
     {
         ArgumentNullException.ThrowIfNull(message);
-        var logical = _logical ??= new IncomingLogicalContext(this, MessageId, Headers, message);
-        logical.Reset(MessageId, Headers, message);
+        var logical = _logical ??= new IncomingLogicalContext(this, message);
+        logical.Reset(Headers, message);
         return logical;
     }
 
     // For its delivery's next message, or emptied (nothing kept alive) when the delivery's context goes back to its pool.
-    internal void Reset(string messageId, IReadOnlyDictionary<string, string> headers, ReadOnlySequence<byte> body)
+    internal void Reset(IReadOnlyDictionary<string, string> headers, ReadOnlySequence<byte> body)
     {
         Reuse();
-        (MessageId, Headers, Body) = (messageId, headers, body);
-        _logical?.Reset("", ReadOnlyDictionary<string, string>.Empty, null);
+        (Headers, Body) = (headers, body);
+        _logical?.Reset(ReadOnlyDictionary<string, string>.Empty, null);
     }
 }

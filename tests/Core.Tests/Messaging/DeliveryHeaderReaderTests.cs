@@ -41,13 +41,13 @@ public sealed class DeliveryHeaderReaderTests
             var writer = new AmqpWriter(bytes);
             // As our publisher writes a mandatory publish: its sequence tag after the headers.
             PropertyCodec.Write(ref writer, properties, AmqpPublisher.SequenceHeader, 1000 + i);
-            Assert.True(reader.TryRead(bytes, headers, out var messageId));
+            Assert.True(reader.TryRead(bytes, headers, out var messageId, out _));
 
             var full = new AmqpReader(new ReadOnlySequence<byte>(bytes));
             var expected = PropertyCodec.Read(ref full);
             Assert.Equal(expected.MessageId, messageId);
             Assert.Equal(FieldTables.ToHeaders(expected.Headers).OrderBy(h => h.Key), headers.OrderBy(h => h.Key));
-            // The id header is the message id's string; a type the last delivery had is its string again.
+            // The id header is the message id's string (a text id); a type the last delivery had is its string again.
             Assert.Same(messageId, headers[MessageHeaders.MessageId]);
             if (lastType is not null) Assert.Same(lastType, headers[MessageHeaders.MessageType]);
             lastType = headers[MessageHeaders.MessageType];
@@ -77,9 +77,9 @@ public sealed class DeliveryHeaderReaderTests
             },
         });
         // Warm: the keys are met.
-        Assert.True(reader.TryRead(bytes, headers, out _));
+        Assert.True(reader.TryRead(bytes, headers, out _, out _));
         var before = GC.GetAllocatedBytesForCurrentThread();
-        Assert.True(reader.TryRead(bytes, headers, out _));
+        Assert.True(reader.TryRead(bytes, headers, out _, out _));
         // The message id's string (1 char: 24 B) alone: no integer's text until asked.
         Assert.Equal(24, GC.GetAllocatedBytesForCurrentThread() - before);
 
@@ -95,18 +95,18 @@ public sealed class DeliveryHeaderReaderTests
     {
         var reader = new DeliveryHeaderReader();
         var headers = new ReceivedHeaders();
-        Assert.False(reader.TryRead(Encode(new BasicProperties { Headers = new() { ["n"] = 4.2 } }), headers, out _));
-        Assert.False(reader.TryRead(Encode(new BasicProperties { Headers = new() { ["n"] = true } }), headers, out _));
+        Assert.False(reader.TryRead(Encode(new BasicProperties { Headers = new() { ["n"] = 4.2 } }), headers, out _, out _));
+        Assert.False(reader.TryRead(Encode(new BasicProperties { Headers = new() { ["n"] = true } }), headers, out _, out _));
         var truncated = Encode(new BasicProperties { Headers = new() { ["n"] = 42L } });
-        Assert.False(reader.TryRead(truncated.AsMemory(0, truncated.Length - 3), headers, out _));
+        Assert.False(reader.TryRead(truncated.AsMemory(0, truncated.Length - 3), headers, out _, out _));
         var bytes = Encode(new BasicProperties { MessageId = "abc", Headers = new() { ["k"] = "v" } });
-        Assert.False(reader.TryRead(bytes.AsMemory(0, bytes.Length - 2), headers, out _));
-        Assert.True(reader.TryRead(Encode(new BasicProperties()), headers, out var none));
+        Assert.False(reader.TryRead(bytes.AsMemory(0, bytes.Length - 2), headers, out _, out _));
+        Assert.True(reader.TryRead(Encode(new BasicProperties()), headers, out var none, out _));
         Assert.Equal(("", 0), (none, headers.Count));
     }
 
     [Fact]
-    public void A_delivery_from_our_publisher_costs_its_message_id_and_its_time_sent_reads_from_the_bytes()
+    public void A_delivery_from_our_publisher_costs_nothing_its_hex_message_id_read_as_a_value_and_its_time_sent_from_the_bytes()
     {
         var reader = new DeliveryHeaderReader();
         var headers = new ReceivedHeaders();
@@ -123,21 +123,19 @@ public sealed class DeliveryHeaderReaderTests
         });
         var (first, second) = (Delivery(1), Delivery(2));
         // Warm: the keys are met and the content type's string made once.
-        Assert.True(reader.TryRead(first, headers, out _));
+        Assert.True(reader.TryRead(first, headers, out _, out _));
         Assert.Equal("text/plain", headers[MessageHeaders.ContentType]);
 
         var before = GC.GetAllocatedBytesForCurrentThread();
-        Assert.True(reader.TryRead(second, headers, out var messageId));
-        var afterRead = GC.GetAllocatedBytesForCurrentThread();
+        Assert.True(reader.TryRead(second, headers, out var messageId, out var hexId));
         Assert.True(headers.TryGetValue(MessageHeaders.ContentType, out var type));
         Assert.True(MessageHeaders.TryGetSentAt(headers, out var sentAt));
         var afterAsking = GC.GetAllocatedBytesForCurrentThread();
 
-        // The id's string alone (20 + 2 x 32 chars, 8-aligned), then nothing for a repeated value or a parsed time.
-        Assert.Equal(88, afterRead - before);
-        Assert.Equal(0, afterAsking - afterRead);
-        Assert.Equal(("text/plain", sent.AddMilliseconds(2), messageId), (type, sentAt, headers[MessageHeaders.MessageId]));
-        Assert.Same(messageId, headers[MessageHeaders.MessageId]);
+        // No string for the id (32 hex digits: a value), a repeated value or a parsed time.
+        Assert.Equal(0, afterAsking - before);
+        Assert.Equal((null, new Guid($"{2:x32}")), (messageId, hexId));
+        Assert.Equal(("text/plain", sent.AddMilliseconds(2), $"{2:x32}"), (type, sentAt, headers[MessageHeaders.MessageId]));
         // Asked for as a string, the time is the text sent, and costs that string only (33 chars: 88 B), no copy of its bytes.
         before = GC.GetAllocatedBytesForCurrentThread();
         var text = headers[MessageHeaders.SentAt];
@@ -150,11 +148,28 @@ public sealed class DeliveryHeaderReaderTests
     {
         var reader = new DeliveryHeaderReader();
         var headers = new ReceivedHeaders();
-        Assert.True(reader.TryRead(Encode(new BasicProperties { Headers = new() { [MessageHeaders.SentAt] = "2026-11-26T01:02:03Z" } }), headers, out _));
+        Assert.True(reader.TryRead(Encode(new BasicProperties { Headers = new() { [MessageHeaders.SentAt] = "2026-11-26T01:02:03Z" } }), headers, out _, out _));
         Assert.True(MessageHeaders.TryGetSentAt(headers, out var fromView));
         Assert.True(MessageHeaders.TryGetSentAt(new Dictionary<string, string> { [MessageHeaders.SentAt] = "2026-11-26T01:02:03Z" }, out var fromDictionary));
         Assert.Equal((new DateTimeOffset(2026, 11, 26, 1, 2, 3, TimeSpan.Zero), fromView), (fromDictionary, fromDictionary));
         Assert.False(MessageHeaders.TryGetSentAt(new Dictionary<string, string> { [MessageHeaders.SentAt] = "yesterday" }, out _));
         Assert.False(MessageHeaders.TryGetSentAt(new Dictionary<string, string>(), out _));
+    }
+
+    [Theory]
+    [InlineData("0123456789abcdef0123456789abcdef", true)]
+    [InlineData("0123456789ABCDEF0123456789ABCDEF", false)]
+    [InlineData("0123456789abcdef0123456789abcde", false)]
+    [InlineData("0123456789abcdef0123456789abcdef0", false)]
+    [InlineData("01234567-89ab-cdef-0123-456789abcdef", false)]
+    [InlineData("0123456789abcdeg0123456789abcdef", false)]
+    public void Only_32_lowercase_hex_digits_are_read_as_a_value_so_its_text_made_later_is_the_text_sent(string id, bool asValue)
+    {
+        var reader = new DeliveryHeaderReader();
+        Assert.True(reader.TryRead(Encode(new BasicProperties { MessageId = id }), new ReceivedHeaders(), out var text, out var value));
+        Assert.Equal(asValue ? (null, id) : (id, Guid.Empty.ToString("N")), (text, value.ToString("N")));
+        var context = asValue ? TransportReceiveContext.Rent(value, new ReceivedHeaders(), default, TestContext.Current.CancellationToken) : TransportReceiveContext.Rent(id, new ReceivedHeaders(), default, TestContext.Current.CancellationToken);
+        Assert.Equal((id, asValue), (context.MessageId, context.TryGetMessageId(out _)));
+        context.Return();
     }
 }

@@ -52,5 +52,32 @@ public sealed class TransportReceiveContextTests
         Assert.Equal("second try", logical.Message);
     }
 
+    [Fact]
+    public void An_id_read_as_a_value_is_one_string_when_asked_and_the_same_key_as_its_text_from_another_client()
+    {
+        var id = Guid.NewGuid();
+        var context = TransportReceiveContext.Rent(id, new Dictionary<string, string>(), Body("one"), TestContext.Current.CancellationToken);
+        var logical = context.ToPhysical().ToLogical("one as text");
+
+        var before = GC.GetAllocatedBytesForCurrentThread();
+        Assert.True(context.TryGetMessageId(out var value));
+        Assert.Equal(0, GC.GetAllocatedBytesForCurrentThread() - before);
+        Assert.Equal(id, value);
+        // Made once, from the child as from the delivery, and still a value afterwards.
+        Assert.Equal(id.ToString("N"), logical.MessageId);
+        Assert.Same(logical.MessageId, context.MessageId);
+        Assert.True(context.TryGetMessageId(out value));
+        context.Return();
+
+        // The same id as RabbitMQ.Client's text: the same value. Any other text: none, and nothing of the last id left.
+        var fromText = TransportReceiveContext.Rent(id.ToString("N"), new Dictionary<string, string>(), Body("two"), TestContext.Current.CancellationToken);
+        Assert.Equal((true, id), (fromText.TryGetMessageId(out value), value));
+        fromText.Return();
+        var other = TransportReceiveContext.Rent(id.ToString("D"), new Dictionary<string, string>(), Body("three"), TestContext.Current.CancellationToken);
+        Assert.Equal((false, id.ToString("D")), (other.TryGetMessageId(out _), other.ToPhysical().MessageId));
+        other.Return();
+        Assert.Equal(("", false), (other.MessageId, other.TryGetMessageId(out _)));
+    }
+
     private static ReadOnlySequence<byte> Body(string text) => new(Encoding.ASCII.GetBytes(text));
 }

@@ -6,12 +6,13 @@ namespace Prewire.Messaging.Internal;
 
 /// <summary>
 /// Reads a delivery's message id and locates its string headers straight in its content header's
-/// property bytes, without the field table and the properties object a full read makes: the message id
-/// is the one string made per delivery; a header's value is made when asked (<see cref="ReceivedHeaders"/>),
-/// the same string as last time when its bytes are, and a header whose value is the message id is that
-/// string. An integer header (RabbitMQ.Client's publish sequence number, a quorum queue's delivery
-/// count) is located too, its text made when asked; a header of any other type returns false, for the
-/// full read. Our publisher's sequence tag on a mandatory publish is skipped, as the full read skips it
+/// property bytes, without the field table and the properties object a full read makes: a message id of
+/// 32 lowercase hex digits is read as a value (<see cref="HexMessageId"/>), any other as the one string
+/// made per delivery; a header's value is made when asked (<see cref="ReceivedHeaders"/>), the same
+/// string as last time when its bytes are, and a header whose value is a text message id is that string.
+/// An integer header (RabbitMQ.Client's publish sequence number, a quorum queue's delivery count) is
+/// located too, its text made when asked; a header of any other type returns false, for the full read.
+/// Our publisher's sequence tag on a mandatory publish is skipped, as the full read skips it
 /// (<see cref="FieldTables.ToHeaders"/>).
 /// </summary>
 internal sealed class DeliveryHeaderReader
@@ -20,14 +21,19 @@ internal sealed class DeliveryHeaderReader
 
     private readonly List<ReceivedHeaders.Key> _keys = [];
 
-    /// <summary>Fills <paramref name="headers"/>; false when the properties hold a header that is not text or an integer, or are malformed.</summary>
-    public bool TryRead(ReadOnlyMemory<byte> properties, ReceivedHeaders headers, out string messageId)
+    /// <summary>
+    /// Fills <paramref name="headers"/> and reads the message id: its text ("" for none), or null with
+    /// <paramref name="hexId"/> its value. False when the properties hold a header that is not text or an
+    /// integer, or are malformed.
+    /// </summary>
+    public bool TryRead(ReadOnlyMemory<byte> properties, ReceivedHeaders headers, out string? messageId, out Guid hexId)
     {
         headers.Reset(properties);
-        messageId = "";
+        (messageId, hexId) = ("", default);
         var span = properties.Span;
         if (!PropertyCodec.TryLocate(span, out var tableStart, out var tableLength, out var id)) return false;
-        if (!id.IsEmpty) messageId = Encoding.UTF8.GetString(id);
+        if (HexMessageId.TryParse(id, out hexId)) messageId = null;
+        else if (!id.IsEmpty) messageId = Encoding.UTF8.GetString(id);
         // Positions count from the start of the property bytes, where ReceivedHeaders finds the values.
         var table = span[..(tableStart + tableLength)];
         for (var at = tableStart; at < table.Length;)
@@ -36,7 +42,7 @@ internal sealed class DeliveryHeaderReader
             // full read for it cost the Consumer 2.4 KB per message more.
             if (!FieldTable.TryReadEntry(table, ref at, out var key, out var type, out var start, out var length)) return false;
             if (key.SequenceEqual(_sequenceTag)) continue;
-            var isMessageId = FieldTable.IsText(type) && !id.IsEmpty && table.Slice(start, length).SequenceEqual(id);
+            var isMessageId = messageId is { Length: > 0 } && FieldTable.IsText(type) && table.Slice(start, length).SequenceEqual(id);
             headers.Add(KeyFor(key), start, length, isMessageId ? messageId : null, type);
         }
         return true;

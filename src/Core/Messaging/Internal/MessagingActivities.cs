@@ -38,15 +38,15 @@ internal static class MessagingActivities
     /// <summary>
     /// Starts the consumer span of one delivery from <paramref name="queue"/>, named <paramref name="name"/>:
     /// a child of the publisher's span when the headers carry its context, so one trace runs from the
-    /// sender to the handler. Null when nobody listens.
+    /// sender to the handler. Null when nobody listens; the id's text is made only for a recorded span.
     /// </summary>
-    public static Activity? StartProcess(string name, string queue, string messageId, IReadOnlyDictionary<string, string> headers, long bodySize)
+    public static Activity? StartProcess(string name, string queue, TransportReceiveContext delivery)
     {
         if (!_source.HasListeners()) return null;
-        DistributedContextPropagator.Current.ExtractTraceIdAndState(headers, ReadHeader, out var traceParent, out var traceState);
+        DistributedContextPropagator.Current.ExtractTraceIdAndState(delivery.Headers, ReadHeader, out var traceParent, out var traceState);
         ActivityContext.TryParse(traceParent, traceState, isRemote: true, out var parent);
         var activity = _source.StartActivity(name, ActivityKind.Consumer, parent);
-        if (activity is { IsAllDataRequested: true }) Tag(activity, "process", "process", queue, messageId, bodySize);
+        if (activity is { IsAllDataRequested: true }) Tag(activity, "process", "process", queue, delivery.MessageId, delivery.Body.Length);
         return activity;
     }
 
