@@ -5,39 +5,43 @@ namespace Prewire.Samples.Messaging;
 /// <summary>
 /// The ids of the last <c>capacity</c> messages handled, oldest forgotten first: the window in which a
 /// redelivery (an acknowledgement lost with a connection, a message published again after a lost
-/// confirm) is recognised. Sized up front, so remembering an id allocates nothing; an id of 32 hex
-/// digits is kept as its 16 bytes (<see cref="TransportReceiveContext.TryGetMessageId"/>), so no string
-/// is made of it for the window either. A message without an id is never in it.
+/// confirm) is recognised. Sized once, when it remembers its first id, so remembering an id allocates
+/// nothing after that; an id of 32 hex digits is kept as its 16 bytes
+/// (<see cref="TransportReceiveContext.TryGetMessageId"/>), so no string is made of it for the window
+/// either. A message without an id is never in it.
 /// </summary>
 public sealed class RecentMessageIds
 {
-    private readonly HashSet<Key> _ids;
-    private readonly Queue<Key> _order;
+    private readonly Lock _lock = new();
     private readonly int _capacity;
+    // Made with the first id, not before the app is ready: 10,000 ids are 600 KB to clear, 0.6 M
+    // instructions of the Consumer's start (valgrind --tool=cachegrind, --dedup-window 10000 against 0).
+    private HashSet<Key>? _ids;
+    private Queue<Key>? _order;
 
     /// <summary>Creates a window of <paramref name="capacity"/> ids (0: none are remembered).</summary>
     public RecentMessageIds(int capacity)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(capacity);
         _capacity = capacity;
-        _ids = new HashSet<Key>(capacity);
-        _order = new Queue<Key>(capacity);
     }
 
     /// <summary>Whether the id of <paramref name="message"/> is in the window.</summary>
     public bool Contains(TransportReceiveContext message)
     {
         if (!TryKey(message, out var key)) return false;
-        lock (_ids) return _ids.Contains(key);
+        lock (_lock) return _ids?.Contains(key) == true;
     }
 
     /// <summary>Remembers the id of <paramref name="message"/>, forgetting the oldest when the window is full.</summary>
     public void Add(TransportReceiveContext message)
     {
-        if (!TryKey(message, out var key)) return;
-        lock (_ids)
+        if (!TryKey(message, out var key) || _capacity == 0) return;
+        lock (_lock)
         {
-            if (_capacity == 0 || !_ids.Add(key)) return;
+            _ids ??= new HashSet<Key>(_capacity);
+            _order ??= new Queue<Key>(_capacity);
+            if (!_ids.Add(key)) return;
             if (_order.Count == _capacity) _ids.Remove(_order.Dequeue());
             _order.Enqueue(key);
         }

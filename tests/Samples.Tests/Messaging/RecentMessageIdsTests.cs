@@ -58,5 +58,21 @@ public sealed class RecentMessageIdsTests
         Assert.True(recent.Contains(messages[^1]) && !recent.Contains(messages[800]));
     }
 
+    [Fact]
+    public void A_window_is_sized_with_its_first_id_not_when_made_before_the_app_is_ready()
+    {
+        var message = Message("a");
+        var before = GC.GetAllocatedBytesForCurrentThread();
+        var recent = new RecentMessageIds(10_000);
+        var made = GC.GetAllocatedBytesForCurrentThread();
+        recent.Add(message);
+        var sized = GC.GetAllocatedBytesForCurrentThread();
+
+        // The object and its lock; then the set's and the queue's arrays, 24 B a key in each at least.
+        Assert.True(made - before < 100, $"making the window allocated {made - before} B");
+        Assert.True(sized - made > 10_000 * 48, $"its first id allocated {sized - made} B");
+        Assert.True(recent.Contains(message));
+    }
+
     private static TransportReceiveContext Message(string id) => new(id, ReadOnlyDictionary<string, string>.Empty, default);
 }
