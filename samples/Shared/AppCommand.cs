@@ -1,6 +1,5 @@
 using System.CommandLine;
 using System.CommandLine.Help;
-using System.Runtime.InteropServices;
 using OpenTelemetry.Trace;
 using Prewire.Amqp;
 using Prewire.Pipeline;
@@ -203,12 +202,8 @@ public sealed class AppCommand
     private async Task<int> RunAsync(ParseResult parsed, Func<ParseResult, ILogger, CancellationToken, Task<int>> run)
     {
         using var log = AppLogging.Create(parsed.GetValue(LogLevel), toStandardError: WantsJson(parsed));
-        // Left to the runtime, SIGTERM ends the process at once (exit 143): what a container
-        // runtime sends on stop would drop in-flight work. Both signals only ask the app to stop.
-        using var stopping = new CancellationTokenSource();
-        using var onTerm = PosixSignalRegistration.Create(PosixSignal.SIGTERM, Stop);
-        using var onInt = PosixSignalRegistration.Create(PosixSignal.SIGINT, Stop);
-        var cancellationToken = stopping.Token;
+        using var signals = new StopSignals();
+        var cancellationToken = signals.Token;
         try
         {
             // Disposed once the run is over: it sends the run's last spans and metrics.
@@ -238,11 +233,6 @@ public sealed class AppCommand
             return ExitCodes.Failure;
         }
 
-        void Stop(PosixSignalContext signal)
-        {
-            signal.Cancel = true;
-            stopping.Cancel();
-        }
     }
 
     internal ParseResult Parse(string[] args)
