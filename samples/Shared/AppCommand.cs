@@ -232,7 +232,6 @@ public sealed class AppCommand
             Console.Error.WriteLine($"error: {e.GetType().Name}: {e.Message}");
             return ExitCodes.Failure;
         }
-
     }
 
     internal ParseResult Parse(string[] args)
