@@ -99,15 +99,19 @@ public sealed class PooledCompletionTests
     }
 
     [Fact]
-    public void A_dropped_unawaited_operation_is_collected_not_leaked()
+    public async Task A_dropped_unawaited_operation_is_collected_not_leaked()
     {
         var weak = DropOne();
         // Completed asynchronously, it is the thread pool's until its work item ran; then nobody's.
-        for (var i = 0; i < 100 && weak.IsAlive; i++)
+        // The item waits in this thread's own queue when it is a pool thread, so the wait awaits
+        // (a sleep held it there) and has a deadline, not a count: a busy suite on 2 cores once kept
+        // it queued through 100 rounds of 10 ms (a CI run on 2026-12-05).
+        var waited = System.Diagnostics.Stopwatch.StartNew();
+        while (weak.IsAlive && waited.Elapsed < TimeSpan.FromSeconds(10))
         {
             GC.Collect();
             GC.WaitForPendingFinalizers();
-            if (weak.IsAlive) Thread.Sleep(10);
+            if (weak.IsAlive) await Task.Delay(10, TestContext.Current.CancellationToken);
         }
         Assert.False(weak.IsAlive, "the backing object of a dropped operation must be collectable");
 
