@@ -32,10 +32,11 @@ public sealed class BadInputTests(PublishedApps published)
 
     [Theory]
     [MemberData(nameof(BrokerAppsByRid))]
-    public Task Unreachable_broker_exits_1(string appName, string rid)
+    public async Task Unreachable_broker_exits_1(string appName, string rid)
     {
-        var port = FreePort.Next();
-        return AssertFailsAsync(appName, rid, 1, $"cannot reach RabbitMQ at amqp://127.0.0.1:{port}/", "--uri", $"amqp://guest:topsecret@127.0.0.1:{port}/");
+        using var refusing = new RefusingPort();
+        var port = refusing.Port;
+        await AssertFailsAsync(appName, rid, 1, $"cannot reach RabbitMQ at amqp://127.0.0.1:{port}/", "--uri", $"amqp://guest:topsecret@127.0.0.1:{port}/");
     }
 
     public static TheoryData<string, string, string, string> BadUrisByAppAndRid()
@@ -59,10 +60,11 @@ public sealed class BadInputTests(PublishedApps published)
 
     [Theory]
     [MemberData(nameof(BrokerAppsByRid))]
-    public Task No_node_of_several_answering_exits_1_naming_each(string appName, string rid)
+    public async Task No_node_of_several_answering_exits_1_naming_each(string appName, string rid)
     {
-        var (first, second) = (FreePort.Next(), FreePort.Next());
-        return AssertFailsAsync(appName, rid, 1,
+        using RefusingPort refusingFirst = new(), refusingSecond = new();
+        var (first, second) = (refusingFirst.Port, refusingSecond.Port);
+        await AssertFailsAsync(appName, rid, 1,
             $"no RabbitMQ node of 2 could be used: cannot reach RabbitMQ at amqp://127.0.0.1:{first}/: Connection refused; cannot reach RabbitMQ at amqp://127.0.0.1:{second}/",
             "--uri", $"amqp://127.0.0.1:{first}/,amqp://guest:topsecret@127.0.0.1:{second}/");
     }

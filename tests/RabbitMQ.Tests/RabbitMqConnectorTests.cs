@@ -8,7 +8,8 @@ public sealed class RabbitMqConnectorTests
     [Fact]
     public async Task A_closed_port_fails_with_one_clear_line_naming_the_broker_without_credentials()
     {
-        var port = Testing.FreePort.Next();
+        using var refusing = new Testing.RefusingPort();
+        var port = refusing.Port;
         var e = await Assert.ThrowsAsync<AmqpException>(() =>
             RabbitMqConnector.ConnectAsync(AmqpUri.Parse($"amqp://guest:secret@127.0.0.1:{port}/"), "test", TestContext.Current.CancellationToken));
         Assert.StartsWith($"cannot reach RabbitMQ at amqp://127.0.0.1:{port}/", e.Message, StringComparison.Ordinal);

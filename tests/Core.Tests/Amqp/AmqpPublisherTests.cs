@@ -142,9 +142,10 @@ public sealed class AmqpPublisherTests
     [Fact]
     public async Task An_unreachable_broker_names_the_endpoint()
     {
-        var free = Prewire.Testing.FreePort.Next();
-        var e = await Assert.ThrowsAsync<IOException>(() => AmqpPublisher.ConnectAsync(Options(AmqpUri.Parse($"amqp://guest:secret@127.0.0.1:{free}/")), TestContext.Current.CancellationToken));
-        Assert.StartsWith($"cannot connect to 127.0.0.1:{free}", e.Message, StringComparison.Ordinal);
+        using var refusing = new Prewire.Testing.RefusingPort();
+        var port = refusing.Port;
+        var e = await Assert.ThrowsAsync<IOException>(() => AmqpPublisher.ConnectAsync(Options(AmqpUri.Parse($"amqp://guest:secret@127.0.0.1:{port}/")), TestContext.Current.CancellationToken));
+        Assert.StartsWith($"cannot connect to 127.0.0.1:{port}", e.Message, StringComparison.Ordinal);
         Assert.DoesNotContain("secret", e.Message, StringComparison.Ordinal);
     }
 }

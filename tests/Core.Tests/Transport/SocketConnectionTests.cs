@@ -194,7 +194,8 @@ public sealed class SocketConnectionTests
     [MemberData(nameof(ReceiveThreads))]
     public async Task An_unreachable_peer_fails_with_the_endpoint_in_the_message_once(bool ownThread)
     {
-        var port = UnusedPort();
+        using var refusing = new Prewire.Testing.RefusingPort();
+        var port = refusing.Port;
         var options = new SocketConnectionOptions { ReceiveOnOwnThread = ownThread };
         var e = await Assert.ThrowsAsync<IOException>(() => SocketConnection.ConnectAsync("127.0.0.1", port, options, cancellationToken: TestContext.Current.CancellationToken));
         Assert.Equal($"cannot connect to 127.0.0.1:{port}: Connection refused", e.Message);
@@ -340,17 +341,6 @@ public sealed class SocketConnectionTests
         return received.WrittenSpan.ToArray();
     }
 
-    private static int UnusedPort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
-    }
-
-    /// <summary>
-    /// A listener whose backlog is full and which never accepts: Linux drops a further SYN, so a connect
-    /// to it waits until the client gives up.
-    /// </summary>
     /// <summary>A one-client loopback server: echoes, or holds bytes unread until told to drain.</summary>
     private sealed class EchoServer : IDisposable
     {
