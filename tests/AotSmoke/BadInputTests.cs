@@ -36,7 +36,7 @@ public sealed class BadInputTests(PublishedApps published)
     {
         using var refusing = new RefusingPort();
         var port = refusing.Port;
-        await AssertFailsAsync(appName, rid, 1, $"cannot reach RabbitMQ at amqp://127.0.0.1:{port}/", "--uri", $"amqp://guest:topsecret@127.0.0.1:{port}/");
+        await AssertFailsAsync(appName, rid, 1, $"cannot reach RabbitMQ at amqp://127.0.0.1:{port}/: Connection refused", "--uri", $"amqp://guest:topsecret@127.0.0.1:{port}/");
     }
 
     public static TheoryData<string, string, string, string> BadUrisByAppAndRid()
@@ -65,7 +65,7 @@ public sealed class BadInputTests(PublishedApps published)
         using RefusingPort refusingFirst = new(), refusingSecond = new();
         var (first, second) = (refusingFirst.Port, refusingSecond.Port);
         await AssertFailsAsync(appName, rid, 1,
-            $"no RabbitMQ node of 2 could be used: cannot reach RabbitMQ at amqp://127.0.0.1:{first}/: Connection refused; cannot reach RabbitMQ at amqp://127.0.0.1:{second}/",
+            $"no RabbitMQ node of 2 could be used: cannot reach RabbitMQ at amqp://127.0.0.1:{first}/: Connection refused; cannot reach RabbitMQ at amqp://127.0.0.1:{second}/: Connection refused",
             "--uri", $"amqp://127.0.0.1:{first}/,amqp://guest:topsecret@127.0.0.1:{second}/");
     }
 

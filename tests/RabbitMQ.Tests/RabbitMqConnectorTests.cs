@@ -12,9 +12,8 @@ public sealed class RabbitMqConnectorTests
         var port = refusing.Port;
         var e = await Assert.ThrowsAsync<AmqpException>(() =>
             RabbitMqConnector.ConnectAsync(AmqpUri.Parse($"amqp://guest:secret@127.0.0.1:{port}/"), "test", TestContext.Current.CancellationToken));
-        Assert.StartsWith($"cannot reach RabbitMQ at amqp://127.0.0.1:{port}/", e.Message, StringComparison.Ordinal);
-        Assert.DoesNotContain("secret", e.Message, StringComparison.Ordinal);
-        Assert.DoesNotContain("\n", e.Message, StringComparison.Ordinal);
+        // Exact: a port that accepted and stayed silent would fail too, but on the handshake's timer.
+        Assert.Equal($"cannot reach RabbitMQ at amqp://127.0.0.1:{port}/: Connection refused", e.Message);
     }
 
     [Fact]

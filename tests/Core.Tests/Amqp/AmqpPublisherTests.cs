@@ -145,7 +145,6 @@ public sealed class AmqpPublisherTests
         using var refusing = new Prewire.Testing.RefusingPort();
         var port = refusing.Port;
         var e = await Assert.ThrowsAsync<IOException>(() => AmqpPublisher.ConnectAsync(Options(AmqpUri.Parse($"amqp://guest:secret@127.0.0.1:{port}/")), TestContext.Current.CancellationToken));
-        Assert.StartsWith($"cannot connect to 127.0.0.1:{port}", e.Message, StringComparison.Ordinal);
-        Assert.DoesNotContain("secret", e.Message, StringComparison.Ordinal);
+        Assert.Equal($"cannot connect to 127.0.0.1:{port}: Connection refused", e.Message);
     }
 }
