@@ -78,9 +78,10 @@ case "$verb" in
     rm -rf artifacts/test-results; mkdir -p artifacts/test-results
     # A clone holds 7.7 GB after a whole run (the NativeAOT publishes for both RIDs, the images); on a
     # full disk every publish fails with "No space left on device" and some 200 tests go red with it.
-    free_gb=$(( $(df -Pk . | awk 'NR == 2 { print $4 }') / 1024 / 1024 ))
+    read -r free_kb mount < <(df -Pk . | awk 'NR == 2 { print $4, $6 }')
+    free_gb=$(( free_kb / 1024 / 1024 ))
     if (( free_gb < 10 )); then
-      echo "test: $free_gb GB free on $(df -P . | awk 'NR == 2 { print $6 }'), a run needs 10 GB; free some and run again" >&2
+      echo "test: $free_gb GB free on $mount, a run needs 10 GB; free some and run again" >&2
       exit 1
     fi
     status=0
