@@ -178,8 +178,32 @@ public sealed class AppProcess : IAsyncDisposable
         var pid = _process.Id.ToString(System.Globalization.CultureInfo.InvariantCulture);
         string[] targets = toChildren ? File.ReadAllText($"/proc/{pid}/task/{pid}/children").Split(' ', StringSplitOptions.RemoveEmptyEntries) : [pid];
         if (targets.Length == 0) throw new InvalidOperationException($"{_process.StartInfo.FileName} ({pid}) has no child to stop");
-        using var kill = Process.Start(new ProcessStartInfo("kill", ["-TERM", .. targets]) { UseShellExecute = false })!;
+        Signal("-TERM", targets);
+    }
+
+    /// <summary>
+    /// Runs <paramref name="action"/> with the process stopped (SIGSTOP), every thread where it was and what
+    /// arrives meanwhile waiting in its sockets; it runs on (SIGCONT) once the action ends, however it ends.
+    /// </summary>
+    public async Task PausedDuringAsync(Func<Task> action)
+    {
+        string[] pid = [_process.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)];
+        Signal("-STOP", pid);
+        try
+        {
+            await action().ConfigureAwait(false);
+        }
+        finally
+        {
+            Signal("-CONT", pid);
+        }
+    }
+
+    private static void Signal(string signal, string[] pids)
+    {
+        using var kill = Process.Start(new ProcessStartInfo("kill", [signal, .. pids]) { UseShellExecute = false })!;
         kill.WaitForExit();
+        if (kill.ExitCode != 0) throw new InvalidOperationException($"kill {signal} {string.Join(' ', pids)} failed ({kill.ExitCode})");
     }
 
     public async ValueTask DisposeAsync()

@@ -42,7 +42,7 @@ public sealed partial class BrokerFailureTests(PublishedApps published, OwnBroke
 
     private async Task RestartMidRunAsync(BrokerApps apps, string rid, string client)
     {
-        // At most 2,000 messages a second (500 under qemu): the run lasts 10 s, so the restart after 1 s is mid-run.
+        // At most 2,000 messages a second (500 under qemu): 10 s of publishing, the node stopped after 1 s of it.
         var (queue, count) = ($"aotsmoke.restart.{rid}.{Guid.NewGuid():N}", Rids.Scaled(rid, 20_000));
         // Both apps on the client under test: RabbitMQ.Client, or Prewire's own both ways.
         await using var consume = await apps.StartAsync(App.Consumer, queue, count, ["--log-level", "Debug", .. Rids.ClientArguments(client)]);
@@ -51,7 +51,10 @@ public sealed partial class BrokerFailureTests(PublishedApps published, OwnBroke
         await publish.WaitForReadyAsync(AppRuns.ReadyTimeout(rid));
 
         await Task.Delay(1_000, TestContext.Current.CancellationToken);
-        await broker.Node.CtlAsync("stop_app");
+        // rabbitmqctl boots a VM of its own before it stops anything: 9 s once beside a publish loop and
+        // qemu, when the Publisher had sent its last message first. Paused meanwhile, the Publisher is
+        // always mid-run when the node goes, and resumes with the node down to find its connection gone.
+        await publish.PausedDuringAsync(() => broker.Node.CtlAsync("stop_app"));
         await Task.Delay(1_000, TestContext.Current.CancellationToken);
         await broker.Node.CtlAsync("start_app");
 
