@@ -39,8 +39,8 @@ public sealed class TraceContextTests
             await outgoing.Invoke(Message(queue, "traced"));
         var delivered = await DeliverOneAsync(connection, queue);
 
-        var publish = spans.Single(MessagingTelemetry.ActivitySourceName, ActivityKind.Producer);
-        var deliver = spans.Single(RabbitMQActivitySource.SubscriberSourceName, ActivityKind.Consumer);
+        var publish = await spans.SingleAsync(MessagingTelemetry.ActivitySourceName, ActivityKind.Producer);
+        var deliver = await spans.SingleAsync(RabbitMQActivitySource.SubscriberSourceName, ActivityKind.Consumer);
         Assert.Equal((request.TraceId, request.SpanId), (publish.TraceId, publish.ParentSpanId));
         Assert.Equal((publish.TraceId, publish.SpanId), (deliver.TraceId, deliver.ParentSpanId));
         Assert.Equal(("publish amq.default", "rabbitmq", "send", "publish", "amq.default", queue, "m-traced", 6L),
@@ -147,7 +147,15 @@ public sealed class TraceContextTests
 
         public List<Activity> All(string source) => [.. _stopped.Where(a => a.Source.Name == source).OrderBy(a => a.StartTimeUtc)];
 
-        public Activity Single(string source, ActivityKind kind) => Assert.Single(_stopped, a => a.Source.Name == source && a.Kind == kind);
+        // A span stops once what it wraps has returned: RabbitMQ.Client's subscriber span after the handler
+        // that released the test, so it may still be open when the test looks (seen in CI): wait up to 10 s.
+        public async Task<Activity> SingleAsync(string source, ActivityKind kind)
+        {
+            bool Match(Activity a) => a.Source.Name == source && a.Kind == kind;
+            var waited = Stopwatch.StartNew();
+            while (!_stopped.Any(Match) && waited.Elapsed < TimeSpan.FromSeconds(10)) await Task.Delay(10);
+            return Assert.Single(_stopped, Match);
+        }
 
         public void Dispose() => _listener.Dispose();
     }
