@@ -20,4 +20,7 @@ public enum PublishMode
 
     /// <summary>As <see cref="AotNoTelemetry"/>, without TLS as well (<c>-p:PrewireTls=false</c>): amqps:// refused.</summary>
     AotNoTelemetryNoTls,
+
+    /// <summary>As <see cref="Aot"/>, linked at a fixed address with its type structures stored expanded (<c>-p:PrewireFastStart=true</c>).</summary>
+    AotFastStart,
 }

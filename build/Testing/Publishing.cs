@@ -36,6 +36,7 @@ public static class Publishing
             PublishMode.ExpressionTreeJit => ["-p:PipelineBuilder=ExpressionTree", "--self-contained", "true"],
             PublishMode.AotNoTelemetry => ["-p:PublishAot=true", "-p:PrewireTelemetry=false"],
             PublishMode.AotNoTelemetryNoTls => ["-p:PublishAot=true", "-p:PrewireTelemetry=false", "-p:PrewireTls=false"],
+            PublishMode.AotFastStart => ["-p:PublishAot=true", "-p:PrewireFastStart=true"],
             _ => throw new ArgumentOutOfRangeException(nameof(mode), mode, null),
         };
         // Nothing for the default: what a plain `dotnet publish` builds is what is measured.

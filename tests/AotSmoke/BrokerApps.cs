@@ -22,6 +22,9 @@ internal sealed partial class BrokerApps(PublishedApps published, string rid, st
     /// <summary>A command every app started here runs under, its arguments first (GNU time, say).</summary>
     public IReadOnlyList<string>? Launcher { get; init; }
 
+    /// <summary>The build the apps are started from, with the clients their arguments need. Defaults to <see cref="PublishMode.Aot"/>.</summary>
+    public PublishMode Mode { get; init; } = PublishMode.Aot;
+
     private string[] Connect => tls is { } over ? ["--uri", over.Uri, "--ca-file", over.CaFile] : ["--uri", broker];
 
     /// <summary>The apps of <paramref name="rid"/> on the node's amqps:// listener.</summary>
@@ -31,14 +34,14 @@ internal sealed partial class BrokerApps(PublishedApps published, string rid, st
     /// <summary>Starts <paramref name="app"/> from the build its <paramref name="args"/> need (<see cref="AppClient.BuildFor"/>).</summary>
     public async Task<AppProcess> StartAsync(App app, string queue, int count, params string[] args)
     {
-        var build = await published.GetSucceededAsync(app, rid, PublishMode.Aot, AppClient.BuildFor(args));
+        var build = await published.GetSucceededAsync(app, rid, Mode, AppClient.BuildFor(args));
         return AppProcess.Start(build.ExecutablePath, [.. Connect, "--queue", queue, "--count", $"{count}", .. args], Environment, rid: rid, launcher: Launcher);
     }
 
     /// <summary>Starts <paramref name="app"/> without a count: the Consumer as a worker, running until it is stopped.</summary>
     public async Task<AppProcess> StartWorkerAsync(App app, string queue, params string[] args)
     {
-        var build = await published.GetSucceededAsync(app, rid, PublishMode.Aot, AppClient.BuildFor(args));
+        var build = await published.GetSucceededAsync(app, rid, Mode, AppClient.BuildFor(args));
         return AppProcess.Start(build.ExecutablePath, [.. Connect, "--queue", queue, .. args], Environment, rid: rid);
     }
 
