@@ -6,7 +6,9 @@ namespace Prewire.Harness;
 /// <summary>
 /// <c>./build.sh report</c>: one table, app × RID, of what the smoke tests check, measured in one run:
 /// binary and image size, spawn-to-ready (AOT, and JIT on this host), spawn to the first handled
-/// message (prewired AOT vs expression-tree JIT), steady-state bytes per message, trim/AOT warnings.
+/// message (prewired AOT vs expression-tree JIT), steady-state bytes per message, trim/AOT warnings;
+/// then each app against its fast-start build (<see cref="FastStartComparison"/>) and the HttpEndpoint
+/// against the <c>webapiaot</c> template (<see cref="TemplateComparison"/>).
 /// linux-arm64 runs under qemu here: its times are emulation's, comparable only within its row.
 /// </summary>
 [System.Runtime.Versioning.SupportedOSPlatform("linux")]
@@ -47,7 +49,8 @@ public static class Report
         WriteLegend(output, runs, floorInstructions);
         Table.Write(output, ["app", "RID", "binary", "image", "start AOT", "/ floor", "start JIT", "start instructions", "first message AOT", "first message ET JIT", "B/message", "warnings"], rows);
         output.WriteLine();
-        return await TemplateComparison.RunAsync(builds, runs, output).ConfigureAwait(false) ? 0 : 1;
+        return await FastStartComparison.RunAsync(builds, floor, runs, broker, output).ConfigureAwait(false)
+            && await TemplateComparison.RunAsync(builds, runs, output).ConfigureAwait(false) ? 0 : 1;
     }
 
     /// <summary>Each app's compressed image per RID, pushed to a loopback registry on a base of the C runtime files alone; null when one fails.</summary>
