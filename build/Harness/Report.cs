@@ -7,7 +7,7 @@ namespace Prewire.Harness;
 /// <c>./build.sh report</c>: one table, app × RID, of what the smoke tests check, measured in one run:
 /// binary and image size, spawn-to-ready (AOT, and JIT on this host), spawn to the first handled
 /// message (prewired AOT vs expression-tree JIT), steady-state bytes per message, trim/AOT warnings;
-/// then each app against its fast-start build (<see cref="FastStartComparison"/>) and the HttpEndpoint
+/// then the consoles against their fast-start builds (<see cref="FastStartComparison"/>) and the HttpEndpoint
 /// against the <c>webapiaot</c> template (<see cref="TemplateComparison"/>).
 /// linux-arm64 runs under qemu here: its times are emulation's, comparable only within its row.
 /// </summary>
@@ -49,7 +49,7 @@ public static class Report
         WriteLegend(output, runs, floorInstructions);
         Table.Write(output, ["app", "RID", "binary", "image", "start AOT", "/ floor", "start JIT", "start instructions", "first message AOT", "first message ET JIT", "B/message", "warnings"], rows);
         output.WriteLine();
-        return await FastStartComparison.RunAsync(builds, floor, runs, broker, output).ConfigureAwait(false)
+        return await FastStartComparison.RunAsync(builds, floor, broker, output).ConfigureAwait(false)
             && await TemplateComparison.RunAsync(builds, runs, output).ConfigureAwait(false) ? 0 : 1;
     }
 
