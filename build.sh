@@ -9,7 +9,8 @@
 #   ./build.sh size [rid]         what each app's binary is made of, per assembly (ILC's mstat), and what
 #                        the OTLP exporter adds, by the code that asked for it
 #   ./build.sh report [runs]      one table, app x RID: sizes (binary, image), start-up, warm-up, B/message, warnings;
-#                        then the HttpEndpoint against Microsoft's webapiaot template (size, ready, first response)
+#                        then the consoles against their -p:PrewireFastStart=true builds (size, start, instructions)
+#                        and the HttpEndpoint against Microsoft's webapiaot template (size, ready, first response)
 #   ./build.sh telemetry [runs] [count] [rid]   telemetry off against on in each NativeAOT app (benchmarks/telemetry.sh)
 #   ./build.sh baseline [pairs]   re-record build/startup-baseline.json (each app x RID's start-up and exit
 #                        times beyond a NativeAOT hello world, and its size; on an idle machine, on
