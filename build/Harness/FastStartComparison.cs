@@ -29,8 +29,8 @@ public static class FastStartComparison
             }
             var plain = build.AotFor(rid);
             // The consoles' goal, 1.5x the floor's start, is measured as the baseline records it.
-            var plainStart = await ReadyAsync(app, rid, plain, floor).ConfigureAwait(false);
-            var fastStart = await ReadyAsync(app, rid, fast, floor).ConfigureAwait(false);
+            var plainStart = await StartupRuns.ReadyFigureAsync(app, rid, plain, floor, StartupRuns.GatePairs).ConfigureAwait(false);
+            var fastStart = await StartupRuns.ReadyFigureAsync(app, rid, fast, floor, StartupRuns.GatePairs).ConfigureAwait(false);
             rows.Add([
                 app.Name, Table.Mb(plain.Size), Table.Mb(fast.Size),
                 Table.Ms(plainStart.AppMs), Table.Ms(fastStart.AppMs), Ratio(plainStart), Ratio(fastStart),
@@ -48,12 +48,6 @@ public static class FastStartComparison
 
         static string Ratio(StartupFigure figure) => (figure.AppMs / figure.FloorMs).ToString("0.00x", CultureInfo.InvariantCulture);
     }
-
-    private static Task<StartupFigure> ReadyAsync(App app, string rid, PublishResult aot, PublishResult floor) =>
-        StartupRuns.FigureAsync(StartupFigure.Names.Ready,
-            () => AppRuns.TimeToReadyAsync(App.StartupFloor, floor.ExecutablePath, rid, null, timed: true),
-            () => AppRuns.TimeToReadyAsync(app, aot.ExecutablePath, rid, null, timed: true),
-            StartupRuns.GatePairs);
 
     private static async Task<string> InstructionsAsync(App app, string rid, PublishResult aot, PublishResult floor, string broker) =>
         await StartupCounts.InstructionsAsync(app, rid, aot, floor, broker, StartupFigure.Names.Ready).ConfigureAwait(false) is [var counted, ..]

@@ -85,10 +85,7 @@ public static class GateSensitivity
         var over = new List<double>();
         for (var round = 0; round < rounds; round++)
         {
-            var figure = await StartupRuns.FigureAsync(StartupFigure.Names.Ready,
-                () => AppRuns.TimeToReadyAsync(App.StartupFloor, floor.ExecutablePath, rid, null, timed: true),
-                () => AppRuns.TimeToReadyAsync(App.Consumer, slow.ExecutablePath, rid, null, timed: true),
-                StartupRuns.PairsFor(rid, StartupRuns.GatePairs)).ConfigureAwait(false);
+            var figure = await StartupRuns.ReadyFigureAsync(App.Consumer, rid, slow, floor, StartupRuns.GatePairs).ConfigureAwait(false);
             over.Add(StartupBaseline.OverRecordedMs(was, figure, rid) ?? double.NaN);
         }
         return [Qemu.Emulates(rid) ? "wall clock" : "wall clock, off the CPU", $"{over.Count(o => !(o <= allowed))}/{rounds}",

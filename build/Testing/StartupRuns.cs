@@ -61,20 +61,31 @@ public static class StartupRuns
     // Each figure of StartupFigure.Names that applies to the app: its name, one run of the floor, one of the app.
     private static IEnumerable<(string Name, Func<Task<StartupTime>> Floor, Func<Task<StartupTime>> App)> Runs(App app, string rid, string exe, string floorExe, string brokerUri)
     {
-        Func<Task<StartupTime>> floorReady = () => AppRuns.TimeToReadyAsync(App.StartupFloor, floorExe, rid, null, timed: true);
-        yield return (StartupFigure.Names.Ready, floorReady, () => AppRuns.TimeToReadyAsync(app, exe, rid, null, timed: true));
+        yield return (StartupFigure.Names.Ready, ToReady(App.StartupFloor, floorExe, rid), ToReady(app, exe, rid));
         if (!app.IsWeb)
         {
-            yield return (StartupFigure.Names.ReadyWithBroker, floorReady, () => AppRuns.TimeToReadyAsync(app, exe, rid, brokerUri, timed: true));
-            yield return (StartupFigure.Names.OneShot,
-                () => AppRuns.RunToExitAsync(App.StartupFloor, floorExe, rid, [], timed: true), () => AppRuns.RunToExitAsync(app, exe, rid, [], timed: true));
+            yield return (StartupFigure.Names.ReadyWithBroker, ToReady(App.StartupFloor, floorExe, rid), ToReady(app, exe, rid, brokerUri));
+            yield return (StartupFigure.Names.OneShot, ToExit(App.StartupFloor, floorExe, rid, []), ToExit(app, exe, rid, []));
         }
-        yield return (StartupFigure.Names.Help,
-            () => AppRuns.RunToExitAsync(App.StartupFloor, floorExe, rid, ["--help"], timed: true), () => AppRuns.RunToExitAsync(app, exe, rid, ["--help"], timed: true));
+        yield return (StartupFigure.Names.Help, ToExit(App.StartupFloor, floorExe, rid, ["--help"]), ToExit(app, exe, rid, ["--help"]));
     }
 
-    /// <summary>The floor and the app in <paramref name="pairs"/> alternating pairs, the least of each figure of each, as the Prewire.Build package's gate times them.</summary>
-    public static async Task<StartupFigure> FigureAsync(string name, Func<Task<StartupTime>> floor, Func<Task<StartupTime>> app, int pairs)
+    private static Func<Task<StartupTime>> ToReady(App app, string exe, string rid, string? brokerUri = null) =>
+        () => AppRuns.TimeToReadyAsync(app, exe, rid, brokerUri, timed: true);
+
+    private static Func<Task<StartupTime>> ToExit(App app, string exe, string rid, string[] args) =>
+        () => AppRuns.RunToExitAsync(app, exe, rid, args, timed: true);
+
+    /// <summary>The ready figure alone (spawn to the ready line without a broker), measured as <see cref="MeasureAsync"/> measures it.</summary>
+    public static Task<StartupFigure> ReadyFigureAsync(App app, string rid, PublishResult aot, PublishResult floor, int pairs)
+    {
+        ArgumentNullException.ThrowIfNull(aot);
+        ArgumentNullException.ThrowIfNull(floor);
+        return FigureAsync(StartupFigure.Names.Ready, ToReady(App.StartupFloor, floor.ExecutablePath, rid), ToReady(app, aot.ExecutablePath, rid), PairsFor(rid, pairs));
+    }
+
+    // The floor and the app in alternating pairs, the least of each figure of each, as the Prewire.Build package's gate times them.
+    private static async Task<StartupFigure> FigureAsync(string name, Func<Task<StartupTime>> floor, Func<Task<StartupTime>> app, int pairs)
     {
         var (floorTime, appTime) = await StartupInstruments.LeastOfPairsAsync(floor, app, pairs).ConfigureAwait(false);
         return new StartupFigure(name, floorTime.Ms, appTime.Ms, floorTime.OffCpuMs, appTime.OffCpuMs);
