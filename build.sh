@@ -22,6 +22,8 @@
 #                        false one (run it under the load the gate must stand)
 #   ./build.sh long-run [rounds] [rid]   the smoke tests' long-run leak check, that many rounds on the unchanged
 #                        Publisher and Consumer and on builds that keep 64 B every 5,000 messages
+#   ./build.sh startup-order   write each app's startup-order.txt: the managed methods its start runs (traced
+#                        with valgrind's lackey, without a broker and with one), which ILC then lays out first
 #   ./build.sh doctor    preflight: C toolchains (host and arm64 under qemu) and AOT packs per RID;
 #                        exits 1 when either RID is not ready
 #   ./build.sh bootstrap install what building and testing need (apt)
@@ -58,7 +60,7 @@ case "$verb" in
     ;;
   publish) harness publish "$@" ;;
   size) harness size "$@" ;;
-  baseline|gate-repeat|long-run)
+  baseline|gate-repeat|long-run|startup-order)
     build/bootstrap.sh
     with_broker
     harness "$verb" "$@"

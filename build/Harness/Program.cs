@@ -1,7 +1,7 @@
 using Prewire.Harness;
 
 // Verbs for build.sh. Kept to plain argument handling: this is a build tool, not a shipped app.
-const string Usage = "usage: Prewire.Harness demo [runs] | baseline [pairs|counts] | gate-sensitivity [rounds] [rid] | gate-repeat [rounds] | publish [rid...] | size [rid] | report [runs] | messaging [runs] | telemetry [runs] [count] [rid] | rolling-restart [seconds] | soak [messages] | long-run [rounds] [rid]";
+const string Usage = "usage: Prewire.Harness demo [runs] | baseline [pairs|counts] | gate-sensitivity [rounds] [rid] | gate-repeat [rounds] | publish [rid...] | size [rid] | report [runs] | messaging [runs] | telemetry [runs] [count] [rid] | rolling-restart [seconds] | soak [messages] | startup-order | long-run [rounds] [rid]";
 try
 {
     return args switch
@@ -17,6 +17,7 @@ try
         ["size", .. var sizeRid] => await SizeBreakdown.RunAsync(sizeRid.Length == 0 ? Repo.HostRid : sizeRid[0], Console.Out),
         ["publish", .. var rids] => await PublishAll.RunAsync(rids.Length == 0 ? [Repo.HostRid] : rids, Console.Out),
         ["rolling-restart", ..] => await RollingRestartRun.RunAsync(TimeSpan.FromSeconds(Number(1, 60)), Console.Out),
+        ["startup-order"] => await StartupOrder.RunAsync(BrokerNode.RequiredUri("startup-order"), Console.Out),
         ["soak", ..] => await Soak.RunAsync(Number(1, 1_000_000), BrokerNode.RequiredUri("soak"), Console.Out),
         ["long-run", ..] => await LongRunRepeat.RunAsync(Number(1, 10), args.Length > 2 ? args[2] : Repo.HostRid, BrokerNode.RequiredUri("long-run"), Console.Out),
         _ => Fail(Usage),

@@ -15,6 +15,9 @@ public sealed partial record PublishResult(App App, string Rid, PublishMode Mode
     /// <summary>ILC's size statistics of an AOT publish (read by the harness's <c>size</c> verb), in the project's obj folder.</summary>
     public string MstatPath => Path.Combine(Publishing.ObjDirectory(Path.Combine(Repo.Root, App.ProjectDirectory), Variant), "Release", "net10.0", Rid, "native", $"{App.ExecutableName}.mstat");
 
+    /// <summary>The symbols <c>StripSymbols</c> took out of an AOT publish's executable, in the project's bin folder.</summary>
+    public string SymbolsPath => Path.Combine(Publishing.BinDirectory(Path.Combine(Repo.Root, App.ProjectDirectory), Variant), "Release", "net10.0", Rid, "native", $"{App.ExecutableName}.dbg");
+
     /// <summary>The obj folders' variant it was built in (<see cref="Publishing.PublishProjectAsync"/>); null for the plain build's.</summary>
     public string? Variant { get; init; }
 

@@ -20,6 +20,11 @@ public static class Publishing
         ? Path.Combine(projectDirectory, "obj")
         : Path.Combine(Repo.Artifacts, "obj", variant, Path.GetFileNameWithoutExtension(Directory.EnumerateFiles(projectDirectory, "*.csproj").Single()));
 
+    /// <summary>The bin folder a publish of <paramref name="projectDirectory"/> builds in, as <see cref="ObjDirectory"/> for obj.</summary>
+    public static string BinDirectory(string projectDirectory, string? variant) => variant is null
+        ? Path.Combine(projectDirectory, "bin")
+        : Path.Combine(Repo.Artifacts, "bin", variant, Path.GetFileNameWithoutExtension(Directory.EnumerateFiles(projectDirectory, "*.csproj").Single()));
+
     // "aot", "aot-both", "aotnotelemetry", ...: the publish folder's name and the obj folders' variant.
     private static string Variant(PublishMode mode, AmqpClients clients) =>
         mode.ToString().ToLowerInvariant() + (clients == AmqpClients.Both ? "-both" : "");
